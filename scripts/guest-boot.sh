@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot one kernel under QEMU (TCG), let /init run one job and keep the
+# console log. The job's output is what /init printed between its
+# "@@@ guest-begin" and "@@@ guest-end rc=N" lines.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options] ARCH KERNEL_IMAGE INITRAMFS CONSOLE_LOG
+
+Boot KERNEL_IMAGE for ARCH ($ARCHES) with INITRAMFS under QEMU software
+emulation (-accel tcg,thread=multi, 2 vCPUs, never more than host cores)
+and write the console to CONSOLE_LOG. Exits 0 when the guest's job
+finished (whatever its result), non-zero with the reason when the guest
+panicked, hung or printed no result.
+
+  --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
+  --job selftest|cost   what /init runs (default selftest)
+  --args "ARGS"         arguments for the job
+  --timeout SECONDS     give up after this long (default 240)
+USAGE
+}
+
+qemu_command() {
+	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 smp
+	case "$topology" in
+	cores) smp=2,sockets=1,cores=2,threads=1 ;;
+	smt) smp=2,sockets=1,cores=1,threads=2 ;;
+	esac
+	case "$arch" in
+	x86_64)
+		printf '%s\n' qemu-system-x86_64 -smp "$smp"
+		append="console=ttyS0 $append"
+		;;
+	arm64)
+		printf '%s\n' qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on -smp "$smp"
+		append="console=ttyAMA0 $append"
+		;;
+	esac
+	printf '%s\n' -accel tcg,thread=multi -m 1024 -no-reboot -display none \
+		-monitor none -serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
+		-append "$append"
+}
+
+main() {
+	local topology=cores job=selftest args="" timeout=240
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--topology) topology=${2:-}; shift 2 || usage_error "--topology needs a value" ;;
+		--job) job=${2:-}; shift 2 || usage_error "--job needs a value" ;;
+		--args) args=${2:-}; shift 2 || usage_error "--args needs a value" ;;
+		--timeout) timeout=${2:-}; shift 2 || usage_error "--timeout needs a value" ;;
+		-*) usage_error "unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -eq 4 ] || { usage >&2; exit 2; }
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0
+	check_arch "$arch"
+	case "$topology" in
+	cores) ;;
+	smt) [ "$arch" = x86_64 ] || usage_error "--topology smt is for x86_64 only" ;;
+	*) usage_error "unknown topology '$topology': cores or smt" ;;
+	esac
+	case "$job" in selftest | cost) ;; *) usage_error "unknown job '$job'" ;; esac
+	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
+	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
+	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
+	[ "$(nproc)" -ge 2 ] || die "the guest needs 2 vCPUs and this host has $(nproc) core(s)"
+
+	mapfile -t cmd < <(qemu_command "$arch" "$kernel" "$initrd" "$log" "$topology" \
+		"quiet loglevel=1 panic=-1 guest_job=$job guest_args=\"$args\"")
+	qemu=${cmd[0]}
+	need_cmds "$qemu" timeout
+	mkdir -p "$(dirname "$log")"
+	: >"$log"
+	printf '%q ' "${cmd[@]}" >"$log.cmdline"
+	timeout --kill-after=10 "$timeout" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 || rc=$?
+
+	if grep -q '^@@@ guest-end' "$log"; then
+		return 0
+	fi
+	if grep -q 'Kernel panic' "$log"; then
+		die "guest panicked: $(grep -m1 'Kernel panic' "$log" | tr -d '\r'); console: $log"
+	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		die "guest hung: no result after ${timeout}s; console: $log"
+	elif [ "$rc" -ne 0 ]; then
+		die "$qemu failed (exit $rc): $(head -c 300 "$log.qemu"); console: $log"
+	fi
+	die "guest printed no result; console: $log"
+}
+
+main "$@"

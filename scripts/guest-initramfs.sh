@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's initramfs for one arch: static busybox, the selftest
+# installed the kselftest way (built statically from the fixed tree, which
+# carries our selftest patch), and scripts/guest/. Prints its path.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [--help] ARCH
+
+Build build/guest/ARCH/initramfs.cpio.gz for ARCH ($ARCHES) and print
+its path. busybox comes from Debian's busybox-static package (for arm64,
+busybox-static:arm64, downloaded with apt-get download).
+USAGE
+}
+
+# Path of a static busybox for the arch.
+busybox_for() {
+	local arch=$1 dir=$BUILD_DIR/guest/$1 deb
+	case "$arch" in
+	x86_64)
+		[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
+		file -L /bin/busybox | grep -q 'statically linked' ||
+			die "/bin/busybox is not static: apt-get install busybox-static"
+		echo /bin/busybox
+		;;
+	arm64)
+		if [ ! -x "$dir/busybox-arm64/bin/busybox" ]; then
+			log "fetching busybox-static:arm64"
+			rm -rf "$dir/busybox-arm64" "$dir/deb"
+			mkdir -p "$dir/deb"
+			(cd "$dir/deb" && apt-get download -q busybox-static:arm64 >/dev/null) ||
+				die "apt-get download busybox-static:arm64 failed (dpkg --add-architecture arm64 && apt-get update)"
+			deb=$(ls "$dir"/deb/busybox-static_*_arm64.deb)
+			dpkg-deb -x "$deb" "$dir/busybox-arm64"
+		fi
+		echo "$dir/busybox-arm64/bin/busybox"
+		;;
+	esac
+}
+
+main() {
+	case "${1:-}" in
+	-h | --help) usage; exit 0 ;;
+	"") usage >&2; exit 2 ;;
+	esac
+	[ $# -eq 1 ] || usage_error "one arch expected, got: $*"
+	local arch=$1 dir wt cross karch root busybox out
+	check_arch "$arch"
+	cross=$(cross_compile "$arch")
+	need_cmds make "${cross}gcc" cpio gzip file
+	karch=$arch
+	dir=$BUILD_DIR/guest/$arch
+	mkdir -p "$dir"
+	busybox=$(busybox_for "$arch")
+	wt=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
+	[ -f "$wt/tools/testing/selftests/sched/fork_placement_test.c" ] ||
+		die "the fixed tree has no selftest: is patches/ complete?"
+
+	log "building the sched selftests for $arch (static)"
+	root=$dir/root.tmp
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp" \
+		"$root/usr/bin" "$root/sbin" "$root/usr/sbin" "$root/guest"
+	if ! make -C "$wt/tools/testing/selftests" TARGETS=sched ARCH="$karch" \
+		CROSS_COMPILE="$cross" O="$dir/kselftest-build" LDFLAGS=-static \
+		INSTALL_PATH="$root/kselftest" install >"$dir/selftest-build.log" 2>&1; then
+		tail -n 20 "$dir/selftest-build.log" >&2
+		die "selftest build failed; log: $dir/selftest-build.log"
+	fi
+	file "$root/kselftest/sched/fork_placement_test" | grep -q 'statically linked' ||
+		die "fork_placement_test is not statically linked"
+	# The kernel opens /dev/console for init before devtmpfs is mounted.
+	mknod -m 600 "$root/dev/console" c 5 1
+	cp "$busybox" "$root/bin/busybox"
+	cp "$SCRIPTS_DIR/guest/init" "$root/init"
+	cp "$SCRIPTS_DIR"/guest/*.sh "$root/guest/" 2>/dev/null || true
+	out=$dir/initramfs.cpio.gz
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$out.tmp"
+	mv "$out.tmp" "$out"
+	rm -rf "$root"
+	log "initramfs $out ($(du -h "$out" | cut -f1))"
+	echo "$out"
+}
+
+main "$@"

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure and build one guest kernel: tinyconfig plus the fragments in
+# scripts/config/ and the selftest's config, merged by the kernel's own
+# merge_config.sh. Prints the path of the kernel image.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [--help] [--extra-config FILE] ARCH VARIANT
+
+Build the kernel of VARIANT ($VARIANTS) for ARCH ($ARCHES) and print the
+path of its image. The build directory is out-<ARCH>[-<extra>]/ inside
+the variant's worktree (scripts/kernel-tree.sh); the output of make goes
+to build.log there. Rebuilds are incremental and use ccache.
+
+  --extra-config FILE  one more fragment (e.g. SCHED_AUTOGROUP=n); it gets
+                       its own build directory, named after the file.
+USAGE
+}
+
+# The fragments, in merge order.
+fragments() {
+	local arch=$1 wt=$2
+	echo "$SCRIPTS_DIR/config/common.config"
+	echo "$SCRIPTS_DIR/config/$arch.config"
+	echo "$PROJECT_DIR/selftests/sched/config"
+	if [ -n "$EXTRA_CONFIG" ]; then echo "$EXTRA_CONFIG"; fi
+	: "$wt"
+}
+
+# check_config CONFIG FRAGMENT...: every option a fragment asks for must
+# be in the final .config as asked; print the ones that are not.
+check_config() {
+	local config=$1
+	shift
+	awk '
+		FNR == NR { have[$0] = 1; next }
+		/^CONFIG_[A-Za-z0-9_]+=/ { if (!($0 in have)) print $0; next }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ {
+			opt = $2
+			for (line in have)
+				if (index(line, opt "=") == 1) { print $0; break }
+		}
+	' "$config" "$@"
+}
+
+configure() {
+	local arch=$1 wt=$2 out=$3 frags key
+	mapfile -t frags < <(fragments "$arch" "$wt")
+	key=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.fragments-sha" 2>/dev/null)" = "$key" ]; then
+		return
+	fi
+	log "configuring $arch in $out"
+	rm -f "$out/.fragments-sha"
+	make -C "$wt" O="$out" "${MAKE_ARGS[@]}" tinyconfig >>"$out/build.log" 2>&1
+	(cd "$wt" && KCONFIG_CONFIG="$out/.config" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") \
+		>>"$out/build.log" 2>&1
+	make -C "$wt" O="$out" "${MAKE_ARGS[@]}" olddefconfig >>"$out/build.log" 2>&1
+	local missing
+	missing=$(check_config "$out/.config" "${frags[@]}")
+	[ -z "$missing" ] ||
+		die "$(printf 'options not set as asked in %s/.config (a dependency is missing from the fragments):\n%s' "$out" "$missing")"
+	echo "$key" >"$out/.fragments-sha"
+}
+
+main() {
+	EXTRA_CONFIG=
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--extra-config)
+			[ $# -ge 2 ] && [ -f "$2" ] || usage_error "--extra-config needs a readable file"
+			EXTRA_CONFIG=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+			shift 2
+			;;
+		-*) usage_error "unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -eq 2 ] || { usage >&2; exit 2; }
+	local arch=$1 variant=$2 wt out image suffix=
+	check_arch "$arch"
+	check_variant "$variant"
+	CROSS=$(cross_compile "$arch")
+	need_cmds make "${CROSS}gcc" flex bison bc ccache
+	wt=$("$SCRIPTS_DIR/kernel-tree.sh" "$variant")
+	[ -z "$EXTRA_CONFIG" ] || suffix=-$(basename "$EXTRA_CONFIG" .config)
+	# A direct subdirectory of the source tree makes Kbuild use relative
+	# paths (srctree := ..), so ccache hits across variants' worktrees.
+	out=$wt/out-$arch$suffix
+	mkdir -p "$out"
+	KARCH=$arch
+	[ "$arch" != x86_64 ] || KARCH=x86_64
+	MAKE_ARGS=(ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc"
+		KBUILD_BUILD_TIMESTAMP=2025-02-05 KBUILD_BUILD_USER=fork-regression
+		KBUILD_BUILD_HOST=qemu ${W:+W=$W})
+	: >"$out/build.log"
+	configure "$arch" "$wt" "$out"
+	image=$(kernel_image "$arch")
+	log "building $arch $variant (make -j$(nproc); log: $out/build.log)"
+	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$(basename "$image")" \
+		>>"$out/build.log" 2>&1; then
+		tail -n 20 "$out/build.log" >&2
+		die "$arch $variant build failed; full log: $out/build.log"
+	fi
+	log "built $out/$image"
+	echo "$out/$image"
+}
+
+main "$@"

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by every script in scripts/: paths, progress lines and errors.
+# Sourced, never run.
+
+PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$PROJECT_DIR/build}
+SCRIPTS_DIR=$PROJECT_DIR/scripts
+# One clock for a whole run, so nested scripts print the same elapsed time.
+export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
+ARCHES="x86_64 arm64"
+VARIANTS="reference regressed fixed"
+
+log() {
+	local now elapsed
+	now=$(date +%s)
+	elapsed=$((now - FORK_REGRESSION_T0))
+	printf '[%02d:%02d] %s\n' $((elapsed / 60)) $((elapsed % 60)) "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# usage_error MESSAGE: bad input on the command line.
+usage_error() {
+	printf 'error: %s (see --help)\n' "$*" >&2
+	exit 2
+}
+
+check_arch() {
+	case " $ARCHES " in
+	*" $1 "*) ;;
+	*) usage_error "unknown arch '$1': expected one of: $ARCHES" ;;
+	esac
+}
+
+check_variant() {
+	case " $VARIANTS " in
+	*" $1 "*) ;;
+	*) usage_error "unknown variant '$1': expected one of: $VARIANTS" ;;
+	esac
+}
+
+# need_cmds CMD...: stop with the list of missing tools and how to get them.
+need_cmds() {
+	local cmd missing=()
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+		die "missing tools: ${missing[*]} (run scripts/install-deps.sh as root)"
+}
+
+# Cross compiler prefix and kernel image of an arch.
+cross_compile() {
+	case "$1" in
+	x86_64) echo "" ;;
+	arm64) echo "aarch64-linux-gnu-" ;;
+	esac
+}
+
+kernel_image() {
+	case "$1" in
+	x86_64) echo "arch/x86/boot/bzImage" ;;
+	arm64) echo "arch/arm64/boot/Image" ;;
+	esac
+}

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fork placement, idle time and throughput of a fork/exit/wait load.
+ *
+ * As many workers as usable CPUs each loop fork(); the child _exit()s at
+ * once with the CPU it ran on and the worker waitpid()s for it, as
+ * UnixBench's spawn test does. Counted: loops, children that ran on a CPU
+ * other than their parent's ("remote"), and idle time of the CPUs.
+ *
+ * The same load runs in two setups:
+ *
+ *   cgroup:  workers in a new cpu cgroup. An exiting child keeps its task
+ *            group, so the sched_move_task() call in do_exit() ->
+ *            sched_autogroup_exit_task() has no group to change.
+ *   session: workers in the root cgroup, each in a new session. An exiting
+ *            child leaves its autogroup for the root task group, a real
+ *            group change, which every kernel handles in full.
+ *
+ * A kernel must treat both alike. Commit eff6c8ce8d4d ("sched/core: Reduce
+ * cost of sched_move_task when config autogroup") returned early in the
+ * first case; the dying task's utilization then stayed on its CPU, the
+ * CPU looked busy to the next fork, children went to the other CPUs and
+ * CPUs sat idle: UnixBench spawn lost 10-30 %. The session setup is the
+ * control, so one kernel is enough to tell.
+ *
+ * Setups alternate over several rounds so that drift hits both alike; the
+ * verdicts compare medians. The margins and the data behind them are in
+ * the project's Documentation/.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "../kselftest.h"
+
+/* Setup minus control, in percentage points: more fails. */
+#define REMOTE_MARGIN_PCT	2.5
+#define IDLE_MARGIN_PCT		1.0
+/*
+ * Throughput: fails only when every cgroup run is slower than every
+ * session run and the medians differ by more than this fraction. With
+ * five rounds a complete separation happens by chance once in 252 runs.
+ */
+#define THROUGHPUT_MARGIN	0.05
+#define MIN_THROUGHPUT_ROUNDS	5
+
+#define MAX_ROUNDS		99
+#define CHILD_CPU_UNKNOWN	255
+
+enum setup { SETUP_CGROUP, SETUP_SESSION, NR_SETUPS };
+static const char * const setup_name[NR_SETUPS] = { "cgroup", "session" };
+
+struct worker_result {
+	unsigned long loops;
+	unsigned long remote;
+	int fork_errno;
+};
+
+struct run_result {
+	double loops_per_s;
+	double idle_pct;
+	double remote_pct;
+};
+
+static struct {
+	int duration_s;
+	int rounds;
+	int nr_workers;
+} opt = { .duration_s = 3, .rounds = 5 };
+
+static cpu_set_t cpus;
+static char cpu_root[PATH_MAX];		/* root of the cpu controller's hierarchy */
+static char test_cgroup[PATH_MAX];	/* ours, empty when none exists */
+static bool enabled_cpu_controller;	/* we wrote +cpu to the root's subtree_control */
+static pid_t *workers;
+static struct worker_result *shared;	/* one slot per worker, MAP_SHARED */
+static sigset_t stop_signals, waited_signals;
+static pid_t test_pid;
+
+/* Read a whole small file; returns bytes read or -1. */
+static ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t len;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, size - 1);
+	close(fd);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
+}
+
+/* dir/name into path (PATH_MAX bytes); false when it does not fit. */
+static bool path_join(char *path, const char *dir, const char *name)
+{
+	int len = snprintf(path, PATH_MAX, "%s/%s", dir, name);
+
+	return len > 0 && len < PATH_MAX;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	ssize_t len = strlen(text);
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != len)
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static int write_pid(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX], text[24];
+
+	snprintf(text, sizeof(text), "%d\n", pid);
+	if (!path_join(path, dir, "cgroup.procs"))
+		return -1;
+	return write_text(path, text);
+}
+
+/* Reap every descendant: workers, and children they left when killed
+ * (we are their subreaper).
+ */
+static void reap_all(void)
+{
+	while (waitpid(-1, NULL, __WALL) > 0 || errno == EINTR)
+		;
+}
+
+static void kill_workers(void)
+{
+	int i;
+
+	for (i = 0; workers && i < opt.nr_workers; i++)
+		if (workers[i] > 0)
+			kill(workers[i], SIGKILL);
+	reap_all();
+	for (i = 0; workers && i < opt.nr_workers; i++)
+		workers[i] = 0;
+}
+
+static void remove_test_cgroup(void)
+{
+	char path[PATH_MAX];
+	int tries;
+
+	if (!test_cgroup[0])
+		return;
+	/* Tasks that just died can keep a cgroup busy for a moment. */
+	for (tries = 0; tries < 100; tries++) {
+		if (!rmdir(test_cgroup) || errno == ENOENT)
+			break;
+		usleep(10000);
+	}
+	if (tries == 100)
+		ksft_print_msg("cannot remove %s: %s\n", test_cgroup, strerror(errno));
+	test_cgroup[0] = '\0';
+	if (enabled_cpu_controller &&
+	    path_join(path, cpu_root, "cgroup.subtree_control")) {
+		write_text(path, "-cpu");
+		enabled_cpu_controller = false;
+	}
+}
+
+static void cleanup(void)
+{
+	kill_workers();
+	remove_test_cgroup();
+}
+
+static __noreturn __printf(1, 2) void bail_out(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cleanup();
+	ksft_exit_fail_msg("%s\n", msg);
+}
+
+static __noreturn __printf(1, 2) void skip(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cleanup();
+	ksft_exit_skip("%s\n", msg);
+}
+
+/* A termination signal that arrived while we were busy ends the test. */
+static void check_stop_signals(void)
+{
+	struct timespec zero = { 0 };
+	int sig;
+
+	sig = sigtimedwait(&stop_signals, NULL, &zero);
+	if (sig > 0)
+		bail_out("stopped by signal %d (%s)", sig, strsignal(sig));
+}
+
+/*
+ * Find the root of the cpu controller's hierarchy: cgroup v2 with "cpu"
+ * in its controllers, else a v1 hierarchy mounted with the cpu option.
+ * Only a mount of the hierarchy's root will do (mountinfo's root "/").
+ */
+static bool find_cpu_root(void)
+{
+	char line[4096], root[PATH_MAX], mnt[PATH_MAX], fstype[64], opts[1024];
+	char path[PATH_MAX], text[512];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+		char *tok, *save;
+
+		if (!sep || sscanf(line, "%*d %*d %*s %4095s %4095s", root, mnt) != 2)
+			continue;
+		if (sscanf(sep, " - %63s %*s %1023s", fstype, opts) != 2 ||
+		    strcmp(root, "/"))
+			continue;
+		if (!strcmp(fstype, "cgroup2")) {
+			if (!path_join(path, mnt, "cgroup.controllers") ||
+			    read_text(path, text, sizeof(text)) < 0)
+				continue;
+			for (tok = strtok_r(text, "\n ", &save); tok;
+			     tok = strtok_r(NULL, "\n ", &save))
+				found |= !strcmp(tok, "cpu");
+		} else if (!strcmp(fstype, "cgroup")) {
+			for (tok = strtok_r(opts, ",", &save); tok;
+			     tok = strtok_r(NULL, ",", &save))
+				found |= !strcmp(tok, "cpu");
+		}
+		if (found)
+			snprintf(cpu_root, sizeof(cpu_root), "%s", mnt);
+	}
+	fclose(f);
+	return found;
+}
+
+static void make_test_cgroup(void)
+{
+	char path[PATH_MAX], name[64], text[512];
+
+	/* cgroup v2: children get the cpu controller only when asked for. */
+	if (path_join(path, cpu_root, "cgroup.subtree_control") &&
+	    read_text(path, text, sizeof(text)) >= 0 && !strstr(text, "cpu")) {
+		if (write_text(path, "+cpu"))
+			skip("cannot enable the cpu controller in %s: %s",
+			     path, strerror(errno));
+		enabled_cpu_controller = true;
+	}
+	snprintf(name, sizeof(name), "fork_placement_test.%d", getpid());
+	if (!path_join(path, cpu_root, name) || mkdir(path, 0755))
+		bail_out("mkdir %s/%s: %s", cpu_root, name, strerror(errno));
+	snprintf(test_cgroup, sizeof(test_cgroup), "%s", path);
+}
+
+/* Sum of idle+iowait and of all ticks over the CPUs in the test's set. */
+static void read_cpu_ticks(long long *idle, long long *total)
+{
+	char line[512];
+	FILE *f;
+
+	*idle = *total = 0;
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		bail_out("/proc/stat: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		long long v[8] = { 0 };
+		int cpu, i;
+
+		if (sscanf(line, "cpu%d %lld %lld %lld %lld %lld %lld %lld %lld",
+			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+			   &v[6], &v[7]) < 5 || !CPU_ISSET(cpu, &cpus))
+			continue;
+		for (i = 0; i < 8; i++)
+			*total += v[i];
+		*idle += v[3] + v[4];
+	}
+	fclose(f);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static __noreturn void worker(int start_fd, struct worker_result *res)
+{
+	double deadline;
+	char go;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != test_pid)	/* the test died before PDEATHSIG was set */
+		_exit(1);
+	if (read(start_fd, &go, 1) != 0)	/* EOF: the test closed it, go */
+		_exit(1);
+	deadline = now_s() + opt.duration_s;
+	while (now_s() < deadline) {
+		int cpu = sched_getcpu(), status;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int child_cpu = sched_getcpu();
+
+			_exit(child_cpu >= 0 && child_cpu < CHILD_CPU_UNKNOWN ?
+			      child_cpu : CHILD_CPU_UNKNOWN);
+		}
+		if (pid < 0) {
+			res->fork_errno = errno;
+			_exit(1);
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				_exit(1);
+		res->loops++;
+		if (WIFEXITED(status) && WEXITSTATUS(status) != CHILD_CPU_UNKNOWN &&
+		    WEXITSTATUS(status) != cpu)
+			res->remote++;
+	}
+	_exit(0);
+}
+
+/* Wait for the workers; termination signals end the test. */
+static void wait_workers(double deadline)
+{
+	int left = opt.nr_workers, status, i;
+
+	while (left) {
+		struct timespec timeout = { .tv_nsec = 100 * 1000 * 1000 };
+		siginfo_t info;
+		pid_t pid;
+		int sig;
+
+		sig = sigtimedwait(&waited_signals, &info, &timeout);
+		if (sig > 0 && sig != SIGCHLD)
+			bail_out("stopped by signal %d (%s)", sig, strsignal(sig));
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			for (i = 0; i < opt.nr_workers; i++) {
+				if (workers[i] != pid)
+					continue;
+				workers[i] = 0;
+				left--;
+				if (shared[i].fork_errno)
+					bail_out("fork: %s", strerror(shared[i].fork_errno));
+				if (!WIFEXITED(status) || WEXITSTATUS(status))
+					bail_out("worker %d failed (status 0x%x)", pid, status);
+			}
+		}
+		if (now_s() > deadline)
+			bail_out("workers did not finish in time");
+	}
+}
+
+static void run_setup(enum setup setup, struct run_result *out)
+{
+	long long idle0, total0, idle1, total1;
+	unsigned long loops = 0, remote = 0;
+	int start[2], i;
+	double t0, t1;
+
+	memset(shared, 0, sizeof(*shared) * opt.nr_workers);
+	if (pipe2(start, O_CLOEXEC))
+		bail_out("pipe: %s", strerror(errno));
+	for (i = 0; i < opt.nr_workers; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			close(start[0]);
+			close(start[1]);
+			bail_out("fork: %s", strerror(errno));
+		}
+		if (pid == 0) {
+			sigprocmask(SIG_UNBLOCK, &waited_signals, NULL);
+			close(start[1]);
+			if (setup == SETUP_SESSION && setsid() < 0)
+				_exit(1);
+			worker(start[0], &shared[i]);
+		}
+		workers[i] = pid;
+		if (write_pid(setup == SETUP_CGROUP ? test_cgroup : cpu_root, pid)) {
+			close(start[0]);
+			close(start[1]);
+			bail_out("moving worker %d to the %s setup: %s", pid,
+				 setup_name[setup], strerror(errno));
+		}
+	}
+	close(start[0]);
+	check_stop_signals();
+
+	read_cpu_ticks(&idle0, &total0);
+	t0 = now_s();
+	close(start[1]);	/* read() returns 0: go */
+	wait_workers(t0 + opt.duration_s + 30);
+	t1 = now_s();
+	read_cpu_ticks(&idle1, &total1);
+
+	for (i = 0; i < opt.nr_workers; i++) {
+		loops += shared[i].loops;
+		remote += shared[i].remote;
+	}
+	out->loops_per_s = loops / (t1 - t0);
+	/* idle can step backwards with NO_HZ accounting: signed, clamped. */
+	out->idle_pct = total1 > total0 ?
+		100.0 * (idle1 - idle0) / (total1 - total0) : 0;
+	if (out->idle_pct < 0)
+		out->idle_pct = 0;
+	out->remote_pct = loops ? 100.0 * remote / loops : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static double min_of(const double *v, int n)
+{
+	double m = v[0];
+
+	while (--n > 0)
+		m = v[n] < m ? v[n] : m;
+	return m;
+}
+
+static double max_of(const double *v, int n)
+{
+	double m = v[0];
+
+	while (--n > 0)
+		m = v[n] > m ? v[n] : m;
+	return m;
+}
+
+static void print_summary(enum setup s, const char *name, const double *v)
+{
+	ksft_print_msg("summary setup=%s %s=%.2f min=%.2f max=%.2f\n",
+		       setup_name[s], name, median(v, opt.rounds),
+		       min_of(v, opt.rounds), max_of(v, opt.rounds));
+}
+
+static void print_help(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"usage: %s [-t seconds] [-r rounds] [-n workers] [-h]\n"
+		"  -t  length of each run (default %d)\n"
+		"  -r  rounds; each runs both setups (default %d, at most %d)\n"
+		"  -n  workers (default: the number of usable CPUs)\n"
+		"Needs root, the cpu cgroup controller and autogroup.\n",
+		prog, opt.duration_s, opt.rounds, MAX_ROUNDS);
+}
+
+static int parse_int(const char *s, int min, int max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		return -1;
+	return v;
+}
+
+static void parse_options(int argc, char **argv)
+{
+	int c, value = 0;
+
+	while ((c = getopt(argc, argv, "t:r:n:h")) != -1) {
+		switch (c) {
+		case 't':
+			value = parse_int(optarg, 1, 3600);
+			break;
+		case 'r':
+			value = parse_int(optarg, 1, MAX_ROUNDS);
+			break;
+		case 'n':
+			value = parse_int(optarg, 1, 4096);
+			break;
+		case 'h':
+			print_help(stdout, argv[0]);
+			exit(KSFT_PASS);
+		default:
+			print_help(stderr, argv[0]);
+			exit(KSFT_FAIL);
+		}
+		if (value < 0) {
+			fprintf(stderr, "%s: bad value for -%c: %s\n", argv[0], c, optarg);
+			print_help(stderr, argv[0]);
+			exit(KSFT_FAIL);
+		}
+		*(c == 't' ? &opt.duration_s : c == 'r' ? &opt.rounds : &opt.nr_workers) = value;
+	}
+	if (optind != argc) {
+		print_help(stderr, argv[0]);
+		exit(KSFT_FAIL);
+	}
+}
+
+static void check_requirements(void)
+{
+	char text[16];
+
+	if (geteuid())
+		ksft_exit_skip("needs root to make a cgroup and move tasks\n");
+	if (read_text("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof(text)) < 0)
+		ksft_exit_skip("no autogroup: the kernel has CONFIG_SCHED_AUTOGROUP=n\n");
+	if (atoi(text) != 1)
+		ksft_exit_skip("autogroup is off: %s\n",
+			       "echo 1 > /proc/sys/kernel/sched_autogroup_enabled");
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
+	if (CPU_COUNT(&cpus) < 2)
+		ksft_exit_skip("needs at least 2 usable CPUs, has %d\n", CPU_COUNT(&cpus));
+	if (!find_cpu_root())
+		ksft_exit_skip("no cpu controller in cgroup v2 or v1\n");
+}
+
+int main(int argc, char **argv)
+{
+	double loops[NR_SETUPS][MAX_ROUNDS], idle[NR_SETUPS][MAX_ROUNDS];
+	double remote[NR_SETUPS][MAX_ROUNDS];
+	double med_loops[NR_SETUPS], med_idle[NR_SETUPS], med_remote[NR_SETUPS];
+	bool separated;
+	int round, s;
+
+	parse_options(argc, argv);
+	ksft_print_header();
+	check_requirements();
+	if (!opt.nr_workers)
+		opt.nr_workers = CPU_COUNT(&cpus);
+	ksft_set_plan(3);
+	ksft_print_msg("%d workers on %d CPUs, %d rounds of %d s per setup, cpu controller at %s\n",
+		       opt.nr_workers, CPU_COUNT(&cpus), opt.rounds,
+		       opt.duration_s, cpu_root);
+
+	/* Signals are taken synchronously (sigtimedwait), never mid-step. */
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	sigaddset(&stop_signals, SIGHUP);
+	waited_signals = stop_signals;
+	sigaddset(&waited_signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &waited_signals, NULL);
+	test_pid = getpid();
+	/* Children of a killed worker are reparented to us and reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+	workers = calloc(opt.nr_workers, sizeof(*workers));
+	shared = mmap(NULL, sizeof(*shared) * opt.nr_workers,
+		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!workers || shared == MAP_FAILED)
+		ksft_exit_fail_msg("out of memory\n");
+	make_test_cgroup();
+
+	for (round = 0; round < opt.rounds; round++) {
+		int i;
+
+		/* ABBA order, so drift during a round hits both setups alike. */
+		for (i = 0; i < NR_SETUPS; i++) {
+			struct run_result run;
+
+			s = round % 2 ? NR_SETUPS - 1 - i : i;
+			run_setup(s, &run);
+			loops[s][round] = run.loops_per_s;
+			idle[s][round] = run.idle_pct;
+			remote[s][round] = run.remote_pct;
+			ksft_print_msg("run setup=%s round=%d %s=%.1f %s=%.2f %s=%.2f\n",
+				       setup_name[s], round + 1,
+				       "loops_per_s", loops[s][round],
+				       "idle_pct", idle[s][round],
+				       "remote_pct", remote[s][round]);
+		}
+	}
+	cleanup();
+
+	for (s = 0; s < NR_SETUPS; s++) {
+		med_loops[s] = median(loops[s], opt.rounds);
+		med_idle[s] = median(idle[s], opt.rounds);
+		med_remote[s] = median(remote[s], opt.rounds);
+		print_summary(s, "loops_per_s", loops[s]);
+		print_summary(s, "idle_pct", idle[s]);
+		print_summary(s, "remote_pct", remote[s]);
+	}
+
+	ksft_test_result(med_remote[SETUP_CGROUP] <=
+			 med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT,
+			 "placement parity: remote children %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
+			 med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION],
+			 REMOTE_MARGIN_PCT);
+	ksft_test_result(med_idle[SETUP_CGROUP] <=
+			 med_idle[SETUP_SESSION] + IDLE_MARGIN_PCT,
+			 "idle parity: idle %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
+			 med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION],
+			 IDLE_MARGIN_PCT);
+	if (opt.rounds < MIN_THROUGHPUT_ROUNDS) {
+		ksft_test_result_skip("throughput parity: needs %d rounds, ran %d\n",
+				      MIN_THROUGHPUT_ROUNDS, opt.rounds);
+	} else {
+		separated = max_of(loops[SETUP_CGROUP], opt.rounds) <
+			    min_of(loops[SETUP_SESSION], opt.rounds);
+		ksft_test_result(!(separated && med_loops[SETUP_CGROUP] <
+				   med_loops[SETUP_SESSION] * (1 - THROUGHPUT_MARGIN)),
+				 "throughput parity: %.0f loops/s (cgroup) vs %.0f (session), ratio %.3f%s\n",
+				 med_loops[SETUP_CGROUP], med_loops[SETUP_SESSION],
+				 med_loops[SETUP_CGROUP] / med_loops[SETUP_SESSION],
+				 separated ? ", every cgroup run slower" : "");
+	}
+	ksft_finished();
+}
