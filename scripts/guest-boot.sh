@@ -4,7 +4,7 @@
 # console log. The job's output is what /init printed between its
 # "@@@ guest-begin" and "@@@ guest-end rc=N" lines.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
 	cat <<USAGE

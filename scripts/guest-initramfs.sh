@@ -4,7 +4,7 @@
 # installed the kselftest way (built statically from the fixed tree, which
 # carries our selftest patch), and scripts/guest/. Prints its path.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
 	cat <<USAGE

@@ -4,7 +4,7 @@
 # scripts/config/ and the selftest's config, merged by the kernel's own
 # merge_config.sh. Prints the path of the kernel image.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
 	cat <<USAGE
@@ -55,11 +55,12 @@ configure() {
 	fi
 	log "configuring $arch in $out"
 	rm -f "$out/.fragments-sha"
-	make -C "$wt" O="$out" "${MAKE_ARGS[@]}" tinyconfig >>"$out/build.log" 2>&1
-	(cd "$wt" && KCONFIG_CONFIG="$out/.config" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-		scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") \
-		>>"$out/build.log" 2>&1
-	make -C "$wt" O="$out" "${MAKE_ARGS[@]}" olddefconfig >>"$out/build.log" 2>&1
+	{
+		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" tinyconfig
+		(cd "$wt" && KCONFIG_CONFIG="$out/.config" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+			scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
+		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" olddefconfig
+	} >>"$out/build.log" 2>&1
 	local missing
 	missing=$(check_config "$out/.config" "${frags[@]}")
 	[ -z "$missing" ] ||
@@ -73,7 +74,9 @@ main() {
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
 		--extra-config)
-			[ $# -ge 2 ] && [ -f "$2" ] || usage_error "--extra-config needs a readable file"
+			if [ $# -lt 2 ] || [ ! -f "$2" ]; then
+				usage_error "--extra-config needs a readable file"
+			fi
 			EXTRA_CONFIG=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 			shift 2
 			;;
@@ -111,4 +114,5 @@ main() {
 	echo "$out/$image"
 }
 
-main "$@"
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

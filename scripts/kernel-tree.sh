@@ -6,7 +6,7 @@
 #   regressed  reference plus scripts/kernel/reinstate-sched_move_task-fast-path.patch
 #   fixed      regressed plus the series in patches/ (git am)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
@@ -35,9 +35,10 @@ USAGE
 source_repo() {
 	local id repo tmp version head
 	if [ -n "${KERNEL_SRC:-}" ]; then
-		[ -f "$KERNEL_SRC/kernel/sched/core.c" ] &&
-			head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}') ||
+		if [ ! -f "$KERNEL_SRC/kernel/sched/core.c" ] ||
+			! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}'); then
 			die "KERNEL_SRC=$KERNEL_SRC is not a kernel git tree (need kernel/sched/core.c and a HEAD commit)"
+		fi
 		id="user-$(basename "$(cd "$KERNEL_SRC" && pwd)")-${head:0:12}"
 		repo=$BUILD_DIR/src/$id
 		if [ ! -d "$repo/.git" ]; then

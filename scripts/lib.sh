@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source it
 # SPDX-License-Identifier: GPL-2.0
 # Shared by every script in scripts/: paths, progress lines and errors.
 # Sourced, never run.

@@ -6,7 +6,7 @@
 # re-authored and signed off by `git config user.name/user.email`, and
 # git format-patch writes the series with its cover letter.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SERIES_DIR=$SCRIPTS_DIR/series
 
@@ -40,9 +40,10 @@ main() {
 		*) usage_error "unknown argument $1" ;;
 		esac
 	done
-	name=$(git -C "$PROJECT_DIR" config user.name) &&
-		email=$(git -C "$PROJECT_DIR" config user.email) ||
+	if ! name=$(git -C "$PROJECT_DIR" config user.name) ||
+		! email=$(git -C "$PROJECT_DIR" config user.email); then
 		die "set your git identity (git config user.name / user.email): it signs the series"
+	fi
 	if [ ${#fixes[@]} -eq 0 ]; then
 		for p in "$PROJECT_DIR"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
 			[ -f "$p" ] || continue
@@ -91,7 +92,8 @@ main() {
 		-o "$PROJECT_DIR/patches" "$base..HEAD" >/dev/null
 	fill_cover_letter "$wt" "$base" "$PROJECT_DIR"/patches/0000-cover-letter.patch
 	git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" worktree remove --force "$wt"
-	log "wrote $(ls "$PROJECT_DIR"/patches/*.patch | wc -l) files to patches/"
+	set -- "$PROJECT_DIR"/patches/*.patch
+	log "wrote $# files to patches/"
 }
 
 # fill_cover_letter WORKTREE BASE FILE: subject and body from

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Turn one guest console log of the selftest into CSV rows.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
 	cat <<USAGE
@@ -50,7 +50,7 @@ main() {
 			if (mode != "--verdict")
 				exit
 			if (test == "" && total != "")	# run directly, not by the runner
-				test = (total ~ /fail:0 /) ? "ok" : "fail"
+				test = (total ~ / fail:0 /) ? "ok" : "fail"
 			printf "%s,%s,%s,%s,%s\n", key,
 				check["placement"] ? check["placement"] : "missing",
 				check["idle"] ? check["idle"] : "missing",

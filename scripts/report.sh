@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Print the report's table from a results directory of verify.sh.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [--help] [--setup cgroup|session] RESULTS_DIR
+
+Print one row per arch, topology and kernel from RESULTS_DIR/runs.csv and
+verdicts.csv: loops/s (median over all runs, min-max), idle % and remote
+children % (medians), how many boots the selftest passed, and loops/s
+relative to the reference kernel in the same table. Figures are those of
+the cgroup setup (workers in a cpu cgroup, as in the report) unless
+--setup says otherwise.
+USAGE
+}
+
+main() {
+	local setup=cgroup
+	case "${1:-}" in
+	-h | --help) usage; exit 0 ;;
+	--setup)
+		setup=${2:-}
+		case "$setup" in cgroup | session) ;; *) usage_error "--setup is cgroup or session" ;; esac
+		shift 2
+		;;
+	esac
+	[ $# -eq 1 ] || { usage >&2; exit 2; }
+	local dir=$1
+	if [ ! -r "$dir/runs.csv" ] || [ ! -r "$dir/verdicts.csv" ]; then
+		usage_error "$dir has no runs.csv and verdicts.csv"
+	fi
+	awk -F, -v setup="$setup" '
+		function sort(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+				}
+		}
+		function median(key, what,   a, n, i) {
+			n = count[key]
+			for (i = 1; i <= n; i++)
+				a[i] = val[key, what, i] + 0
+			sort(a, n)
+			lo[what] = a[1]; hi[what] = a[n]
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		FNR == 1 { next }
+		FILENAME ~ /runs.csv$/ && $5 == setup {
+			key = $1 SUBSEP $2 SUBSEP $3
+			if (!(key in count)) order[++rows] = key
+			n = ++count[key]
+			val[key, "loops", n] = $7
+			val[key, "idle", n] = $8
+			val[key, "remote", n] = $9
+		}
+		FILENAME ~ /verdicts.csv$/ {
+			key = $1 SUBSEP $2 SUBSEP $3
+			if (!(key in boots)) border[++brows] = key
+			boots[key]++
+			if ($8 == "ok") passed[key]++
+		}
+		END {
+			printf "%-7s %-8s %-10s %-22s %7s %9s %-13s %s\n", "arch", "topology",
+				"kernel", "loops/s median (range)", "idle %", "remote %",
+				"selftest", "loops/s vs reference"
+			for (r = 1; r <= brows; r++) {
+				key = border[r]
+				split(key, k, SUBSEP)
+				if (!(key in count)) {
+					printf "%-7s %-8s %-10s %s\n", k[1], k[2], k[3], "no result"
+					continue
+				}
+				loops = median(key, "loops")
+				range = sprintf("%.0f (%.0f-%.0f)", loops, lo["loops"], hi["loops"])
+				ref = k[1] SUBSEP k[2] SUBSEP "reference"
+				ratio = "-"
+				if (ref in count)
+					ratio = sprintf("%.2f", loops / median(ref, "loops"))
+				printf "%-7s %-8s %-10s %-22s %7.2f %9.2f %-13s %s\n", k[1], k[2], k[3],
+					range, median(key, "idle"), median(key, "remote"),
+					sprintf("%d/%d pass", passed[key], boots[key]), ratio
+			}
+			printf "\nFigures of the %s setup; medians over %s.\n", setup,
+				"every run of every boot (5 runs per boot by default)"
+		}
+	' "$dir/runs.csv" "$dir/verdicts.csv"
+}
+
+main "$@"

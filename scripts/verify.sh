@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole loop: build the reference, regressed and fixed kernels for
+# each arch, boot each under QEMU R times, interleaved, run the selftest,
+# and print the report's table.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+  --arch "A..."       arches to run (default: "$ARCHES")
+  --boots R           boots per kernel and topology (default 3)
+  --variants "V..."   kernels (default: "$VARIANTS")
+  --topologies "T.."  x86_64 topologies (default "cores smt"; arm64: cores)
+  --args "ARGS"       run fork_placement_test directly with ARGS instead of
+                      through the kselftest runner
+  --out DIR           results directory (default results/<timestamp>)
+
+KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
+Writes DIR/runs.csv, DIR/verdicts.csv, DIR/table.txt and every console
+log under DIR/logs/.
+USAGE
+}
+
+main() {
+	local arches=$ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
+	local args="" out="" arch v b t topo_list log
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--arch) arches=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
+		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
+		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
+		--topologies) topologies=${2:-}; shift 2 || usage_error "--topologies needs a value" ;;
+		--args) args=${2:-}; shift 2 || usage_error "--args needs a value" ;;
+		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
+		*) usage_error "unknown argument $1" ;;
+		esac
+	done
+	[[ "$boots" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
+	for arch in $arches; do check_arch "$arch"; done
+	for v in $variants; do check_variant "$v"; done
+	for t in $topologies; do
+		case "$t" in cores | smt) ;; *) usage_error "unknown topology '$t'" ;; esac
+	done
+	[ -n "$out" ] || out=$PROJECT_DIR/results/$(date +%Y%m%d-%H%M%S)
+	[ ! -e "$out/runs.csv" ] || usage_error "$out already holds results"
+	mkdir -p "$out/logs"
+
+	# Build everything first: no guest may run while a build does.
+	declare -A images
+	for arch in $arches; do
+		for v in $variants; do
+			images[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v")
+		done
+		"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	done
+
+	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$out/runs.csv"
+	echo "arch,topology,kernel,boot,placement,idle,throughput,test" >"$out/verdicts.csv"
+	for arch in $arches; do
+		topo_list=$topologies
+		[ "$arch" = x86_64 ] || topo_list=cores
+		for t in $topo_list; do
+			for b in $(seq "$boots"); do
+				# Interleaved, so drift of the host hits every kernel alike.
+				for v in $variants; do
+					log=$out/logs/$arch-$t-$v-$b.log
+					log "boot $b/$boots: $arch $t $v"
+					if ! "$SCRIPTS_DIR/guest-boot.sh" --topology "$t" \
+						${args:+--args "$args"} "$arch" "${images[$arch-$v]}" \
+						"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"; then
+						echo "$arch,$t,$v,$b,missing,missing,missing,error" >>"$out/verdicts.csv"
+						continue
+					fi
+					"$SCRIPTS_DIR/parse-console.sh" --runs "$log" "$arch" "$t" "$v" "$b" >>"$out/runs.csv"
+					"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" "$t" "$v" "$b" >>"$out/verdicts.csv"
+				done
+			done
+		done
+	done
+	"$SCRIPTS_DIR/report.sh" "$out" | tee "$out/table.txt"
+}
+
+main "$@"

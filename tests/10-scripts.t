@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The scripts' own logic: input checks, config check, parsing, the table.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 13
+
+check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/guest/init \
+	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/.ci/run
+
+help_works() {
+	local s
+	for s in "$SCRIPTS_DIR"/*.sh; do
+		[ "$(basename "$s")" = lib.sh ] && continue
+		"$s" --help | grep -q '^usage:' || { echo "$s --help"; return 1; }
+	done
+}
+check "every entry point answers --help" help_works
+
+check "unknown arch is refused" \
+	fails_with 2 "unknown arch 'sparc'" "$SCRIPTS_DIR/kernel-build.sh" sparc reference
+check "unknown variant is refused" \
+	fails_with 2 "unknown variant 'tuned'" "$SCRIPTS_DIR/kernel-tree.sh" tuned
+check "unknown topology is refused" \
+	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
+
+not_a_tree() {
+	mkdir -p "$TEST_TMP/notlinux"
+	BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$TEST_TMP/notlinux \
+		fails_with 1 "is not a kernel git tree" "$SCRIPTS_DIR/kernel-tree.sh" reference &&
+		[ ! -e "$TEST_TMP/build/src" ]
+}
+check "KERNEL_SRC that is not a kernel git tree is refused, nothing written" not_a_tree
+
+missing_tool() {
+	bash -c '. "$1" && need_cmds sh no-such-tool-xyz' _ "$SCRIPTS_DIR/lib.sh"
+}
+check "a missing tool is named" fails_with 1 "missing tools: no-such-tool-xyz" missing_tool
+
+config_check_catches_drops() {
+	printf 'CONFIG_SMP=y\nCONFIG_NR_CPUS=8\n# CONFIG_SLUB_TINY is not set\n' >"$TEST_TMP/.config"
+	printf 'CONFIG_SMP=y\nCONFIG_ACPI=y\nCONFIG_NR_CPUS=8\n# CONFIG_SLUB_TINY is not set\n# CONFIG_SMP is not set\n' >"$TEST_TMP/frag"
+	# kernel-build.sh only defines its functions when sourced.
+	[ "$(bash -c '. "$1" && check_config "$2" "$3"' _ "$SCRIPTS_DIR/kernel-build.sh" \
+		"$TEST_TMP/.config" "$TEST_TMP/frag")" = \
+		"$(printf 'CONFIG_ACPI=y\n# CONFIG_SMP is not set')" ]
+}
+check "the config check lists options lost by olddefconfig" config_check_catches_drops
+
+FIX=$PROJECT_DIR/tests/fixtures
+parse_runs() {
+	local rows
+	rows=$("$SCRIPTS_DIR/parse-console.sh" --runs "$FIX/console-x86_64-fixed-pass.log" x86_64 cores fixed 1)
+	[ "$(echo "$rows" | wc -l)" -eq 10 ] &&
+		echo "$rows" | grep -qx 'x86_64,cores,fixed,1,cgroup,1,3546.0,0.00,0.09'
+}
+check "runs are parsed from a console log" parse_runs
+
+check "verdict of a passing boot" test "$("$SCRIPTS_DIR/parse-console.sh" --verdict \
+	"$FIX/console-x86_64-fixed-pass.log" x86_64 cores fixed 1)" = "x86_64,cores,fixed,1,ok,ok,ok,ok"
+check "verdict of a failing boot, test run directly" test "$("$SCRIPTS_DIR/parse-console.sh" --verdict \
+	"$FIX/console-x86_64-regressed-direct.log" x86_64 cores regressed 1)" = \
+	"x86_64,cores,regressed,1,fail,ok,fail,fail"
+
+table_from_fixtures() {
+	local d=$TEST_TMP/results
+	mkdir -p "$d"
+	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$d/runs.csv"
+	echo "arch,topology,kernel,boot,placement,idle,throughput,test" >"$d/verdicts.csv"
+	printf '%s\n' "x86_64,cores,reference,1,cgroup,1,100,0.1,0.2" \
+		"x86_64,cores,reference,1,cgroup,2,300,0.3,0.4" \
+		"x86_64,cores,reference,1,session,1,999,9,9" \
+		"x86_64,cores,regressed,1,cgroup,1,150,12.0,40.0" >>"$d/runs.csv"
+	printf '%s\n' "x86_64,cores,reference,1,ok,ok,ok,ok" \
+		"x86_64,cores,regressed,1,fail,fail,ok,fail" >>"$d/verdicts.csv"
+	"$SCRIPTS_DIR/report.sh" "$d" >"$TEST_TMP/table"
+	grep -Eq '^x86_64 +cores +reference +200 \(100-300\) +0.20 +0.30 1/1 pass +1.00$' "$TEST_TMP/table" &&
+		grep -Eq '^x86_64 +cores +regressed +150 \(150-150\) +12.00 +40.00 0/1 pass +0.75$' "$TEST_TMP/table"
+}
+check "the table: medians, ranges, pass counts, ratio to reference" table_from_fixtures
+
+check "a results directory without data is refused" \
+	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"
+
+[ "$TEST_FAILED" -eq 0 ]
