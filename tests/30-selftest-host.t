@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The selftest on this machine's own kernel: built and run the kselftest
+# way, its options, its skips, and its cleanup on every way out.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 10
+
+FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
+KSFT=$TEST_TMP/kselftest
+BIN=$KSFT/kselftest/sched/fork_placement_test
+
+check "builds with make -C tools/testing/selftests TARGETS=sched" \
+	make -C "$FIXED/tools/testing/selftests" TARGETS=sched O="$KSFT"
+
+check "-h prints usage and exits 0" bash -c '"$1" -h | grep -q "^usage:"' _ "$BIN"
+check "a bad option prints usage on stderr and fails" \
+	fails_with 1 "usage:" "$BIN" -t zero
+
+not_root_skips() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" -t 1 -r 1
+}
+check "skips (exit 4) when not root" fails_with 4 "needs root" not_root_skips
+
+# leftovers: our cgroups, our processes, and whether we moved the caller.
+leftovers() {
+	local cg
+	for cg in /sys/fs/cgroup /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+		if compgen -G "$cg/fork_placement_test.*" >/dev/null; then
+			echo "cgroup left: $(compgen -G "$cg/fork_placement_test.*")"
+			return 1
+		fi
+	done
+	if pgrep -f "$BIN" >/dev/null; then
+		echo "processes left:"
+		pgrep -af "$BIN"
+		return 1
+	fi
+	[ "$(cat /proc/$$/cgroup)" = "$CALLER_CGROUP" ] || { echo "caller's cgroup changed"; return 1; }
+	[ "$(ps -o sid= $$)" = "$CALLER_SID" ] || { echo "caller's session changed"; return 1; }
+}
+CALLER_CGROUP=$(cat /proc/$$/cgroup)
+CALLER_SID=$(ps -o sid= $$)
+
+# stopped_by SIGNAL: stop a run mid-way; it must fail and leave nothing.
+stopped_by() {
+	local rc=0 pid
+	"$BIN" -t 5 -r 2 >"$TEST_TMP/stopped.out" 2>&1 &
+	pid=$!
+	sleep 3
+	kill -s "$1" "$pid"
+	wait "$pid" || rc=$?
+	cat "$TEST_TMP/stopped.out"
+	[ "$rc" -eq 1 ] && grep -q "stopped by signal" "$TEST_TMP/stopped.out" && leftovers
+}
+
+host_can_run() { "$BIN" -t 1 -r 1 >/dev/null 2>&1; [ $? -ne 4 ]; }
+if [ "$(id -u)" -ne 0 ] || ! host_can_run; then
+	for t in "SIGINT" "SIGTERM" "the runner's timeout" "fork failing with EAGAIN" \
+		"make run_tests" "prove"; do
+		skip_test "cleanup after $t" "the test skips on this machine"
+	done
+	exit 0
+fi
+
+check "SIGINT mid-run: fails, leaves no task or cgroup" stopped_by INT
+check "SIGTERM mid-run: fails, leaves no task or cgroup" stopped_by TERM
+
+runner_timeout() {
+	# What kselftest's runner does when its timeout expires.
+	fails_with 124 "stopped by signal 15" timeout 3 "$BIN" -t 10 -r 1 && leftovers
+}
+check "the runner's timeout kill: leaves no task or cgroup" runner_timeout
+
+# fork() fails with EAGAIN once the pids controller's limit is reached:
+# room for the test and its workers, none for their children.
+eagain() {
+	local pids=/sys/fs/cgroup/pids/fork_placement_eagain.$$ rc=0
+	mkdir "$pids"
+	echo 3 >"$pids/pids.max"
+	bash -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -t 2 -r 1 -n 2' _ "$pids" "$BIN" \
+		>"$TEST_TMP/eagain.out" 2>&1 || rc=$?
+	rmdir "$pids"
+	cat "$TEST_TMP/eagain.out"
+	[ "$rc" -eq 1 ] && grep -q "fork: Resource temporarily unavailable" "$TEST_TMP/eagain.out" &&
+		leftovers
+}
+if [ -w /sys/fs/cgroup/pids/cgroup.procs ]; then
+	check "fork failing with EAGAIN: fails, leaves no task or cgroup" eagain
+else
+	skip_test "fork failing with EAGAIN" "no cgroup v1 pids hierarchy here"
+fi
+
+# The whole default run, as kselftest runs it; pass or skip are both
+# fine on a machine we do not control.
+run_tests() {
+	make -C "$FIXED/tools/testing/selftests" TARGETS=sched O="$KSFT" run_tests \
+		>"$TEST_TMP/run_tests.out" 2>&1 || true
+	grep 'fork_placement_test' "$TEST_TMP/run_tests.out"
+	grep -Eq '^ok [0-9]+ selftests: sched: fork_placement_test( # SKIP)?$' \
+		"$TEST_TMP/run_tests.out" && leftovers
+}
+check "make ... TARGETS=sched run_tests passes on this kernel" run_tests
+check "prove accepts its TAP" bash -c 'prove -v --exec "" "$1" :: -t 1 -r 5' _ "$BIN"
+
+[ "$TEST_FAILED" -eq 0 ]
