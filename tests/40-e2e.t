@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# End to end on x86_64: build the reference, regressed and fixed kernels,
+# boot each under QEMU and run the selftest the kselftest way. It must
+# fail on the regressed kernel and pass on the others.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 7
+
+declare -A IMAGE
+build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
+for v in reference regressed fixed; do
+	check "x86_64 $v kernel builds" build "$v"
+done
+check "x86_64 initramfs builds" "$SCRIPTS_DIR/guest-initramfs.sh" x86_64
+
+# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
+verdict() {
+	local log=$TEST_TMP/$1.log got
+	"$SCRIPTS_DIR/guest-boot.sh" x86_64 "${IMAGE[$1]}" \
+		"$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" "$log" || return 1
+	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$1" 1)
+	grep -E 'summary|ok' "$log"
+	echo "verdict: $got"
+	[ "${got##*,}" = "$2" ]
+}
+check "the selftest passes on the reference kernel" verdict reference ok
+check "the selftest fails on the regressed kernel" verdict regressed fail
+check "the selftest passes on the fixed kernel" verdict fixed ok
+
+[ "$TEST_FAILED" -eq 0 ]
