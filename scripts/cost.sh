@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What the sched_move_task() fast path saves: ftrace's function profiler
+# in the guest (scripts/guest/cost.sh) on each kernel, boots interleaved.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+Boot each kernel with the cost job: a shell in a child cpu cgroup starts
+CHILDREN /bin/true processes and waits, REPEATS times per boot, under
+ftrace's function profiler (sched_move_task, dequeue_task_fair,
+task_dead_fair; times include callees). Prints per kernel the median
+over all repeats of the total time per repeat, the time per call, and
+the ratio to the reference kernel. Absolute times are inflated by
+emulation and the tracer: compare kernels within one table.
+
+  --arch A            x86_64 (default) or arm64
+  --boots R           boots per kernel (default 2)
+  --children N        children per repeat (default 2000)
+  --repeats N         repeats per boot (default 3)
+  --variants "V..."   kernels (default: "$VARIANTS")
+  --out DIR           results directory (default results/cost-<timestamp>)
+USAGE
+}
+
+main() {
+	local arch=x86_64 boots=2 children=2000 repeats=3 variants=$VARIANTS out="" v b log
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--arch) arch=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
+		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
+		--children) children=${2:-}; shift 2 || usage_error "--children needs a value" ;;
+		--repeats) repeats=${2:-}; shift 2 || usage_error "--repeats needs a value" ;;
+		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
+		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
+		*) usage_error "unknown argument $1" ;;
+		esac
+	done
+	check_arch "$arch"
+	for v in $variants; do check_variant "$v"; done
+	for n in "$boots" "$children" "$repeats"; do
+		[[ "$n" =~ ^[1-9][0-9]*$ ]] || usage_error "counts must be positive numbers, got '$n'"
+	done
+	[ -n "$out" ] || out=$PROJECT_DIR/results/cost-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$out/logs"
+	declare -A images
+	for v in $variants; do
+		images[$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v")
+	done
+	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+
+	echo "kernel,boot,repeat,func,hits,total_us" >"$out/profile.csv"
+	echo "kernel,boot,repeat,wall_s" >"$out/wall.csv"
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			log=$out/logs/$arch-$v-$b.log
+			log "cost boot $b/$boots: $arch $v"
+			"$SCRIPTS_DIR/guest-boot.sh" --job cost --args "$children $repeats" \
+				"$arch" "${images[$v]}" "$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"
+			tr -d '\r' <"$log" | awk -v k="$v,$b" '
+				function f(name,   i) {
+					for (i = 1; i <= NF; i++)
+						if (index($i, name "=") == 1)
+							return substr($i, length(name) + 2)
+				}
+				/^@@@ profile / { printf "%s,%s,%s,%s,%s\n", k, f("repeat"), f("func"), f("hits"), f("total_us") >> "/dev/stdout" }
+				/^@@@ cost / { printf "%s,%s,%s\n", k, f("repeat"), f("wall_s") >> "/dev/stderr" }
+			' >>"$out/profile.csv" 2>>"$out/wall.csv"
+		done
+	done
+	cost_table "$out" | tee "$out/table.txt"
+}
+
+# cost_table DIR: per kernel and function, medians over repeats of the
+# per-repeat totals (summed over CPUs).
+cost_table() {
+	awk -F, '
+		function sort(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+				}
+		}
+		function median(a, n) {
+			sort(a, n)
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		FNR == 1 { next }
+		FILENAME ~ /profile.csv$/ {
+			key = $1 SUBSEP $2 SUBSEP $3
+			if (!(key in seen)) { seen[key] = 1; reps[$1]++; rep[$1, reps[$1]] = $2 SUBSEP $3 }
+			us[key, $4] += $6; hits[key, $4] += $5
+			if (!($1 in korder)) { korder[$1] = ++nk; kname[nk] = $1 }
+			if (!($4 in forder)) { forder[$4] = ++nf; fname[nf] = $4 }
+		}
+		FILENAME ~ /wall.csv$/ { wall[$1, ++nw[$1]] = $4 }
+		END {
+			printf "%-10s %-18s %14s %12s %14s %s\n", "kernel", "function",
+				"total ms/rep", "us/call", "calls/rep", "total vs reference"
+			for (f = 1; f <= nf; f++) {
+				for (k = 1; k <= nk; k++) {
+					v = kname[k]
+					for (i = 1; i <= reps[v]; i++) {
+						key = v SUBSEP rep[v, i]
+						t[i] = us[key, fname[f]] / 1000
+						c[i] = hits[key, fname[f]]
+						p[i] = c[i] ? us[key, fname[f]] / c[i] : 0
+					}
+					tot[v] = median(t, reps[v])
+					ratio = ("reference" in tot) ? sprintf("%.2f", tot[v] / tot["reference"]) : "-"
+					printf "%-10s %-18s %14.1f %12.1f %14.0f %s\n", v, fname[f],
+						tot[v], median(p, reps[v]), median(c, reps[v]), ratio
+				}
+				delete tot
+			}
+			for (k = 1; k <= nk; k++) {
+				v = kname[k]
+				for (i = 1; i <= nw[v]; i++) w[i] = wall[v, i]
+				printf "%s: spawn loop wall time median %.2f s over %d repeats\n",
+					v, median(w, nw[v]), nw[v]
+			}
+		}
+	' "$1/profile.csv" "$1/wall.csv"
+}
+
+main "$@"
