@@ -17,7 +17,7 @@ finished (whatever its result), non-zero with the reason when the guest
 panicked, hung or printed no result.
 
   --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
-  --job selftest|cost   what /init runs (default selftest)
+  --job selftest|cost|diag  what /init runs (default selftest)
   --args "ARGS"         arguments for the job
   --timeout SECONDS     give up after this long (default 240)
 USAGE
@@ -65,7 +65,7 @@ main() {
 	smt) [ "$arch" = x86_64 ] || usage_error "--topology smt is for x86_64 only" ;;
 	*) usage_error "unknown topology '$topology': cores or smt" ;;
 	esac
-	case "$job" in selftest | cost) ;; *) usage_error "unknown job '$job'" ;; esac
+	case "$job" in selftest | cost | diag) ;; *) usage_error "unknown job '$job'" ;; esac
 	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"

@@ -30,18 +30,30 @@ fragments() {
 	: "$wt"
 }
 
-# check_config CONFIG FRAGMENT...: every option a fragment asks for must
-# be in the final .config as asked; print the ones that are not.
+# check_config CONFIG FRAGMENT...: every option the fragments ask for
+# (the last fragment that names an option wins, as in merge_config.sh)
+# must be in the final .config as asked; print the ones that are not.
 check_config() {
 	local config=$1
 	shift
 	awk '
 		FNR == NR { have[$0] = 1; next }
-		/^CONFIG_[A-Za-z0-9_]+=/ { if (!($0 in have)) print $0; next }
-		/^# CONFIG_[A-Za-z0-9_]+ is not set/ {
-			opt = $2
-			for (line in have)
-				if (index(line, opt "=") == 1) { print $0; break }
+		/^CONFIG_[A-Za-z0-9_]+=/ { opt = substr($0, 1, index($0, "=") - 1) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { opt = $2 }
+		/^CONFIG_[A-Za-z0-9_]+=/ || /^# CONFIG_[A-Za-z0-9_]+ is not set/ {
+			if (!(opt in want)) order[++n] = opt
+			want[opt] = $0
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				line = want[order[i]]
+				if (line ~ /^CONFIG_/) {
+					if (!(line in have)) print line
+					continue
+				}
+				for (h in have)
+					if (index(h, order[i] "=") == 1) { print line; break }
+			}
 		}
 	' "$config" "$@"
 }

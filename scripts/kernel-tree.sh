@@ -9,6 +9,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
+DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 	-c advice.detachedHead=false)
@@ -19,6 +20,8 @@ usage: $(basename "$0") [--help] VARIANT
 
 Print the path of the kernel worktree for VARIANT (one of: $VARIANTS),
 creating it under \$BUILD_DIR/kernels/ (default build/kernels/) first.
+VARIANT+diag is that tree plus $(basename "$DIAGNOSTICS")
+(counters in /sys/kernel/debug/fork_diag; never for merging).
 
 Source of the trees:
   default       Debian's linux-source-6.12 package ($DEBIAN_TARBALL),
@@ -122,6 +125,12 @@ variant_tree() {
 	repo=$(source_repo)
 	base=$(git -C "$repo" rev-parse 'refs/tags/base^{commit}')
 	case "$variant" in
+	*+diag)
+		wt=$(variant_tree "${variant%+diag}")
+		parent=$(git -C "$wt" rev-parse HEAD)
+		stamp="$parent-$(sha256sum <"$DIAGNOSTICS" | cut -c1-16)"
+		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$DIAGNOSTICS"
+		;;
 	reference)
 		if has_fast_path "$repo" "$base"; then
 			# Revert the fast path with our reproducer, backwards and

@@ -36,10 +36,12 @@ check_arch() {
 	esac
 }
 
+# A variant, optionally with +diag: the same tree plus the diagnostics
+# patch (scripts/kernel/diagnostics-fork-placement.patch).
 check_variant() {
 	case " $VARIANTS " in
-	*" $1 "*) ;;
-	*) usage_error "unknown variant '$1': expected one of: $VARIANTS" ;;
+	*" ${1%+diag} "*) ;;
+	*) usage_error "unknown variant '$1': expected one of: $VARIANTS (each may end in +diag)" ;;
 	esac
 }
 

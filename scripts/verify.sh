@@ -16,6 +16,8 @@ usage: $(basename "$0") [options]
   --topologies "T.."  x86_64 topologies (default "cores smt"; arm64: cores)
   --args "ARGS"       run fork_placement_test directly with ARGS instead of
                       through the kselftest runner
+  --extra-config F    build every kernel with one more config fragment
+                      (e.g. scripts/config/no-autogroup.config)
   --out DIR           results directory (default results/<timestamp>)
 
 KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
@@ -26,7 +28,7 @@ USAGE
 
 main() {
 	local arches=$ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
-	local args="" out="" arch v b t topo_list log
+	local args="" out="" extra=() arch v b t topo_list log
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -36,6 +38,7 @@ main() {
 		--topologies) topologies=${2:-}; shift 2 || usage_error "--topologies needs a value" ;;
 		--args) args=${2:-}; shift 2 || usage_error "--args needs a value" ;;
 		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
+		--extra-config) extra=(--extra-config "${2:-}"); shift 2 || usage_error "--extra-config needs a file" ;;
 		*) usage_error "unknown argument $1" ;;
 		esac
 	done
@@ -53,7 +56,7 @@ main() {
 	declare -A images
 	for arch in $arches; do
 		for v in $variants; do
-			images[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v")
+			images[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "${extra[@]}" "$arch" "$v")
 		done
 		"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
 	done

@@ -13,10 +13,13 @@ has_tags() {
 	local p
 	[ -n "$(fix_patches)" ] || { echo "no fix patch in patches/"; return 1; }
 	for p in $(fix_patches); do
-		grep -q '^Fixes: eff6c8ce8d4d ("sched/core: Reduce cost of sched_move_task when config autogroup")$' "$p" &&
-			grep -q '^Reported-by: Hagar Hemdan <hagarhem@amazon.com>$' "$p" &&
-			grep -q '^Closes: https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com$' "$p" &&
-			grep -q '^Signed-off-by: ' "$p" || { echo "tags missing in $p"; return 1; }
+		if ! grep -q '^Fixes: eff6c8ce8d4d ("sched/core: Reduce cost of sched_move_task when config autogroup")$' "$p" ||
+			! grep -q '^Reported-by: Hagar Hemdan <hagarhem@amazon.com>$' "$p" ||
+			! grep -q '^Closes: https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com$' "$p" ||
+			! grep -q '^Signed-off-by: ' "$p"; then
+			echo "tags missing in $p"
+			return 1
+		fi
 	done
 }
 check "fix patches carry Fixes:, Reported-by:, Closes:, Signed-off-by:" has_tags

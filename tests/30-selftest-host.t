@@ -13,7 +13,8 @@ BIN=$KSFT/kselftest/sched/fork_placement_test
 check "builds with make -C tools/testing/selftests TARGETS=sched" \
 	make -C "$FIXED/tools/testing/selftests" TARGETS=sched O="$KSFT"
 
-check "-h prints usage and exits 0" bash -c '"$1" -h | grep -q "^usage:"' _ "$BIN"
+help_works() { "$BIN" -h | grep -q '^usage:'; }
+check "-h prints usage and exits 0" help_works
 check "a bad option prints usage on stderr and fails" \
 	fails_with 1 "usage:" "$BIN" -t zero
 
@@ -101,6 +102,6 @@ run_tests() {
 		"$TEST_TMP/run_tests.out" && leftovers
 }
 check "make ... TARGETS=sched run_tests passes on this kernel" run_tests
-check "prove accepts its TAP" bash -c 'prove -v --exec "" "$1" :: -t 1 -r 5' _ "$BIN"
+check "prove accepts its TAP" prove -v --exec '' "$BIN" :: -t 1 -r 5
 
 [ "$TEST_FAILED" -eq 0 ]

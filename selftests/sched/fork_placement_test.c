@@ -80,7 +80,8 @@ static struct {
 	int duration_s;
 	int rounds;
 	int nr_workers;
-} opt = { .duration_s = 3, .rounds = 5 };
+	int only_setup;		/* -s: one setup, figures only; else -1 */
+} opt = { .duration_s = 3, .rounds = 5, .only_setup = -1 };
 
 static cpu_set_t cpus;
 static char cpu_root[PATH_MAX];		/* root of the cpu controller's hierarchy */
@@ -485,10 +486,12 @@ static void print_summary(enum setup s, const char *name, const double *v)
 static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s [-t seconds] [-r rounds] [-n workers] [-h]\n"
+		"usage: %s [-t seconds] [-r rounds] [-n workers] [-s setup] [-h]\n"
 		"  -t  length of each run (default %d)\n"
 		"  -r  rounds; each runs both setups (default %d, at most %d)\n"
 		"  -n  workers (default: the number of usable CPUs)\n"
+		"  -s  run only this setup, cgroup or session: figures, no verdicts\n"
+		"      (-s cgroup needs no autogroup)\n"
 		"Needs root, the cpu cgroup controller and autogroup.\n",
 		prog, opt.duration_s, opt.rounds, MAX_ROUNDS);
 }
@@ -507,9 +510,9 @@ static int parse_int(const char *s, int min, int max)
 
 static void parse_options(int argc, char **argv)
 {
-	int c, value = 0;
+	int c, i, value = 0;
 
-	while ((c = getopt(argc, argv, "t:r:n:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:r:n:s:h")) != -1) {
 		switch (c) {
 		case 't':
 			value = parse_int(optarg, 1, 3600);
@@ -519,6 +522,12 @@ static void parse_options(int argc, char **argv)
 			break;
 		case 'n':
 			value = parse_int(optarg, 1, 4096);
+			break;
+		case 's':
+			value = -1;
+			for (i = 0; i < NR_SETUPS; i++)
+				if (!strcmp(optarg, setup_name[i]))
+					value = i;
 			break;
 		case 'h':
 			print_help(stdout, argv[0]);
@@ -532,7 +541,14 @@ static void parse_options(int argc, char **argv)
 			print_help(stderr, argv[0]);
 			exit(KSFT_FAIL);
 		}
-		*(c == 't' ? &opt.duration_s : c == 'r' ? &opt.rounds : &opt.nr_workers) = value;
+		if (c == 't')
+			opt.duration_s = value;
+		else if (c == 'r')
+			opt.rounds = value;
+		else if (c == 'n')
+			opt.nr_workers = value;
+		else if (c == 's')
+			opt.only_setup = value;
 	}
 	if (optind != argc) {
 		print_help(stderr, argv[0]);
@@ -546,11 +562,14 @@ static void check_requirements(void)
 
 	if (geteuid())
 		ksft_exit_skip("needs root to make a cgroup and move tasks\n");
-	if (read_text("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof(text)) < 0)
-		ksft_exit_skip("no autogroup: the kernel has CONFIG_SCHED_AUTOGROUP=n\n");
-	if (atoi(text) != 1)
-		ksft_exit_skip("autogroup is off: %s\n",
-			       "echo 1 > /proc/sys/kernel/sched_autogroup_enabled");
+	/* The cgroup setup alone runs without autogroup. */
+	if (opt.only_setup != SETUP_CGROUP) {
+		if (read_text("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof(text)) < 0)
+			ksft_exit_skip("no autogroup: the kernel has CONFIG_SCHED_AUTOGROUP=n\n");
+		if (atoi(text) != 1)
+			ksft_exit_skip("autogroup is off: %s\n",
+				       "echo 1 > /proc/sys/kernel/sched_autogroup_enabled");
+	}
 	if (sched_getaffinity(0, sizeof(cpus), &cpus))
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
 	if (CPU_COUNT(&cpus) < 2)
@@ -604,6 +623,8 @@ int main(int argc, char **argv)
 			struct run_result run;
 
 			s = round % 2 ? NR_SETUPS - 1 - i : i;
+			if (opt.only_setup >= 0 && s != opt.only_setup)
+				continue;
 			run_setup(s, &run);
 			loops[s][round] = run.loops_per_s;
 			idle[s][round] = run.idle_pct;
@@ -618,6 +639,8 @@ int main(int argc, char **argv)
 	cleanup();
 
 	for (s = 0; s < NR_SETUPS; s++) {
+		if (opt.only_setup >= 0 && s != opt.only_setup)
+			continue;
 		med_loops[s] = median(loops[s], opt.rounds);
 		med_idle[s] = median(idle[s], opt.rounds);
 		med_remote[s] = median(remote[s], opt.rounds);
@@ -626,6 +649,12 @@ int main(int argc, char **argv)
 		print_summary(s, "remote_pct", remote[s]);
 	}
 
+	if (opt.only_setup >= 0) {
+		for (s = 0; s < 3; s++)
+			ksft_test_result_skip("parity: -s ran the %s setup only\n",
+					      setup_name[opt.only_setup]);
+		ksft_finished();
+	}
 	ksft_test_result(med_remote[SETUP_CGROUP] <=
 			 med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT,
 			 "placement parity: remote children %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",

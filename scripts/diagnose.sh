@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The root-cause evidence: boot the +diag kernels (each variant plus
+# scripts/kernel/diagnostics-fork-placement.patch), run each setup of the
+# selftest alone and print what the WF_FORK path saw and what dead
+# tasks left on their cfs_rq.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+  --arch A            x86_64 (default) or arm64
+  --boots R           boots per kernel (default 2)
+  --variants "V..."   kernels (default: "$VARIANTS")
+  --out DIR           results directory (default results/diag-<timestamp>)
+
+Per kernel and setup, summed over boots: fork balances, how often the
+child stayed on the parent's CPU, the local group's type, its mean
+group_util / group_runnable / sum_nr_running as
+sched_balance_find_dst_group() saw them, the share of forks that saw
+group_util above 875 (the has_spare limit with imbalance_pct 117), and
+per dead task its mean util_avg and the mean util it left behind on its
+cfs_rq (util_sum - util_avg * divider).
+USAGE
+}
+
+main() {
+	local arch=x86_64 boots=2 variants=$VARIANTS out="" v b log
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--arch) arch=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
+		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
+		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
+		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
+		*) usage_error "unknown argument $1" ;;
+		esac
+	done
+	check_arch "$arch"
+	for v in $variants; do check_variant "$v"; done
+	[[ "$boots" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
+	[ -n "$out" ] || out=$PROJECT_DIR/results/diag-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$out/logs"
+	declare -A images
+	for v in $variants; do
+		images[$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v+diag")
+	done
+	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			log "diag boot $b/$boots: $arch $v+diag"
+			"$SCRIPTS_DIR/guest-boot.sh" --job diag "$arch" "${images[$v]}" \
+				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$out/logs/$arch-$v-$b.log"
+		done
+	done
+	diag_table "$out" | tee "$out/table.txt"
+}
+
+# diag_table DIR: the counters and the selftest's figures of every log.
+diag_table() {
+	local log
+	for log in "$1"/logs/*.log; do
+		tr -d '\r' <"$log" | awk -v kernel="$(basename "$log" .log | cut -d- -f2)" '
+			/ run setup=/ {
+				for (i = 1; i <= NF; i++) {
+					split($i, kv, "=")
+					if (kv[1] == "setup") s = kv[2]
+					if (kv[1] == "idle_pct") idle[s] += kv[2]
+					if (kv[1] == "remote_pct") remote[s] += kv[2]
+				}
+				runs[s]++
+			}
+			/^@@@ diag / {
+				printf "%s %s", kernel, substr($3, 7)
+				printf " runs=%d idle_pct_sum=%s remote_pct_sum=%s", runs[substr($3, 7)],
+					idle[substr($3, 7)], remote[substr($3, 7)]
+				for (i = 4; i <= NF; i++) printf " %s", $i
+				printf "\n"
+			}'
+	done | awk '
+		{
+			key = $1 " " $2
+			if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); c[key, kv[1]] += kv[2] }
+		}
+		function pct(key, name) { return c[key, "forks"] ? 100 * c[key, name] / c[key, "forks"] : 0 }
+		function per(key, name, by) { return c[key, by] ? c[key, name] / c[key, by] : 0 }
+		END {
+			printf "%-10s %-8s %8s %7s %7s %7s %7s %6s %6s %5s %7s %6s %8s %9s %7s %7s\n",
+				"kernel", "setup", "forks", "local%", "spare%", "busy%", "ovld%",
+				"util", "runbl", "nr", "util>875", "dead", "dead_ut", "left/dead", "remote%", "idle%"
+			for (r = 1; r <= n; r++) {
+				k = order[r]
+				split(k, kk, " ")
+				printf "%-10s %-8s %8d %7.1f %7.1f %7.1f %7.1f %6.0f %6.0f %5.2f %7.1f%% %6d %8.1f %9.2f %7.2f %7.2f\n",
+					kk[1], kk[2], c[k, "forks"], pct(k, "stay_local"),
+					pct(k, "local_has_spare"), pct(k, "local_fully_busy"),
+					pct(k, "local_overloaded"), per(k, "local_util_sum", "forks"),
+					per(k, "local_runnable_sum", "forks"),
+					per(k, "local_nr_running_sum", "forks"), pct(k, "local_util_over_875"),
+					c[k, "dead"], per(k, "dead_util_avg_sum", "dead"),
+					per(k, "dead_residue_milli_sum", "dead") / 1000,
+					per(k, "remote_pct_sum", "runs"), per(k, "idle_pct_sum", "runs")
+			}
+		}'
+}
+
+main "$@"
