@@ -60,9 +60,10 @@ main() {
 
 # diag_table DIR: the counters and the selftest's figures of every log.
 diag_table() {
-	local log
+	local log kernel
 	for log in "$1"/logs/*.log; do
-		tr -d '\r' <"$log" | awk -v kernel="$(basename "$log" .log | cut -d- -f2)" '
+		kernel=$(basename "$log" .log | cut -d- -f2)
+		tr -d '\r' <"$log" | awk -v kernel="$kernel" '
 			/ run setup=/ {
 				for (i = 1; i <= NF; i++) {
 					split($i, kv, "=")
