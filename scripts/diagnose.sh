@@ -21,8 +21,9 @@ child stayed on the parent's CPU, the local group's type, its mean
 group_util / group_runnable / sum_nr_running as
 sched_balance_find_dst_group() saw them, the share of forks that saw
 group_util above 875 (the has_spare limit with imbalance_pct 117), and
-per dead task its mean util_avg and the mean util it left behind on its
-cfs_rq (util_sum - util_avg * divider).
+per dead task its mean util_avg and its mean residue, util_sum - util_avg
+* divider in util_avg units: what the lockless remove_entity_load_avg()
+leaves on the cfs_rq (the fixed kernel takes it off at the last dequeue).
 USAGE
 }
 
@@ -89,13 +90,13 @@ diag_table() {
 		function pct(key, name) { return c[key, "forks"] ? 100 * c[key, name] / c[key, "forks"] : 0 }
 		function per(key, name, by) { return c[key, by] ? c[key, name] / c[key, by] : 0 }
 		END {
-			printf "%-10s %-8s %8s %7s %7s %7s %7s %6s %6s %5s %7s %6s %8s %9s %7s %7s\n",
+			printf "%-10s %-8s %8s %7s %7s %7s %7s %6s %6s %5s %7s %6s %8s %10s %7s %7s\n",
 				"kernel", "setup", "forks", "local%", "spare%", "busy%", "ovld%",
-				"util", "runbl", "nr", "util>875", "dead", "dead_ut", "left/dead", "remote%", "idle%"
+				"util", "runbl", "nr", "util>875", "dead", "dead_ut", "resid/dead", "remote%", "idle%"
 			for (r = 1; r <= n; r++) {
 				k = order[r]
 				split(k, kk, " ")
-				printf "%-10s %-8s %8d %7.1f %7.1f %7.1f %7.1f %6.0f %6.0f %5.2f %7.1f%% %6d %8.1f %9.2f %7.2f %7.2f\n",
+				printf "%-10s %-8s %8d %7.1f %7.1f %7.1f %7.1f %6.0f %6.0f %5.2f %7.1f%% %6d %8.1f %10.2f %7.2f %7.2f\n",
 					kk[1], kk[2], c[k, "forks"], pct(k, "stay_local"),
 					pct(k, "local_has_spare"), pct(k, "local_fully_busy"),
 					pct(k, "local_overloaded"), per(k, "local_util_sum", "forks"),

@@ -8,7 +8,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--extra-config FILE] ARCH VARIANT
+usage: $(basename "$0") [--help] [--extra-config FILE] [--target T] ARCH VARIANT
 
 Build the kernel of VARIANT ($VARIANTS) for ARCH ($ARCHES) and print the
 path of its image. The build directory is out-<ARCH>[-<extra>]/ inside
@@ -17,6 +17,10 @@ to build.log there. Rebuilds are incremental and use ccache.
 
   --extra-config FILE  one more fragment (e.g. SCHED_AUTOGROUP=n); it gets
                        its own build directory, named after the file.
+  --target T           make T instead of the image (e.g. kernel/sched/);
+                       prints the build directory.
+  W=1 in the environment builds with extra warnings, in its own directory
+  (suffix -W1).
 USAGE
 }
 
@@ -82,6 +86,7 @@ configure() {
 
 main() {
 	EXTRA_CONFIG=
+	local target=
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -90,6 +95,11 @@ main() {
 				usage_error "--extra-config needs a readable file"
 			fi
 			EXTRA_CONFIG=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+			shift 2
+			;;
+		--target)
+			[ $# -ge 2 ] || usage_error "--target needs a make target"
+			target=$2
 			shift 2
 			;;
 		-*) usage_error "unknown option $1" ;;
@@ -104,6 +114,7 @@ main() {
 	need_cmds make "${CROSS}gcc" flex bison bc ccache
 	wt=$("$SCRIPTS_DIR/kernel-tree.sh" "$variant")
 	[ -z "$EXTRA_CONFIG" ] || suffix=-$(basename "$EXTRA_CONFIG" .config)
+	[ -z "${W:-}" ] || suffix=$suffix-W$W
 	# A direct subdirectory of the source tree makes Kbuild use relative
 	# paths (srctree := ..), so ccache hits across variants' worktrees.
 	out=$wt/out-$arch$suffix
@@ -116,14 +127,19 @@ main() {
 	: >"$out/build.log"
 	configure "$arch" "$wt" "$out"
 	image=$(kernel_image "$arch")
-	log "building $arch $variant (make -j$(nproc); log: $out/build.log)"
-	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$(basename "$image")" \
+	log "building $arch $variant ${target:-$(basename "$image")}${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
+	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "${target:-$(basename "$image")}" \
 		>>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		die "$arch $variant build failed; full log: $out/build.log"
 	fi
-	log "built $out/$image"
-	echo "$out/$image"
+	if [ -n "$target" ]; then
+		log "built $target in $out"
+		echo "$out"
+	else
+		log "built $out/$image"
+		echo "$out/$image"
+	fi
 }
 
 # Sourcing (for tests) defines the functions without running main.

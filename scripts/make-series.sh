@@ -68,9 +68,12 @@ main() {
 		[ -f "$p" ] || continue
 		log "applying $(basename "$p")"
 		git -C "$wt" am -q "$p" || die "$(basename "$p") does not apply onto the regressed tree"
-		# Re-author and sign with the submitter's identity only.
-		git -C "$wt" log -1 --format=%B | sed '/^Signed-off-by:/d' >"$tmp/msg"
-		git -C "$wt" commit -q --amend --reset-author -s -F "$tmp/msg"
+		# Re-author and sign with the submitter's identity only; the
+		# sign-off goes where maintainer-tip.rst orders it: after
+		# Fixes/Reported-by/Closes/Suggested-by, before Link and the rest.
+		git -C "$wt" log -1 --format=%B | sed '/^Signed-off-by:/d' |
+			sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
+		git -C "$wt" commit -q --amend --reset-author --cleanup=verbatim -F "$tmp/msg"
 	done
 	for f in "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore; do
 		cp "$f" "$wt/tools/testing/selftests/sched/"
@@ -96,15 +99,37 @@ main() {
 	log "wrote $# files to patches/"
 }
 
+# sign_off LINE: put LINE into the message on stdin, before the first
+# Tested-by/Reviewed-by/Acked-by/Cc/Link trailer, or at its end.
+sign_off() {
+	awk -v sob="$1" '
+		{ line[++n] = $0 }
+		END {
+			while (n > 0 && line[n] == "") n--
+			at = n + 1
+			for (i = n; i > 0 && line[i] ~ /^[A-Za-z-]+: /; i--)
+				if (line[i] ~ /^(Tested-by|Reviewed-by|Acked-by|Cc|Link): /) at = i
+			for (i = 1; i <= n; i++) {
+				if (i == at) print sob
+				print line[i]
+			}
+			if (at == n + 1) print sob
+		}'
+}
+
 # fill_cover_letter WORKTREE BASE FILE: subject and body from
 # scripts/series/cover-letter.txt, recipients from get_maintainer.pl.
 fill_cover_letter() {
-	local wt=$1 base=$2 cover=$3 subject body recipients
+	local wt=$1 base=$2 cover=$3 subject body recipients reporters
 	subject=$(head -n 1 "$SERIES_DIR/cover-letter.txt")
 	body=$(tail -n +3 "$SERIES_DIR/cover-letter.txt")
 	recipients=$(cd "$wt" && git format-patch --stdout "$base..HEAD" |
 		scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback 2>/dev/null |
 		awk 'NR == 1 { printf "To: %s\n", $0; next } { printf "Cc: %s\n", $0 }')
+	# The reporters hear of the fix too.
+	reporters=$(grep -h '^Reported-by: ' "$PROJECT_DIR"/patches/0*.patch |
+		sort -u | sed 's/^Reported-by: /Cc: /')
+	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
 	SUBJECT=$subject BODY=$body RECIPIENTS=$recipients perl -0pi -e '
 		s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJECT}/;
 		s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/;

@@ -61,6 +61,7 @@ main() {
 			if (!(key in boots)) border[++brows] = key
 			boots[key]++
 			if ($8 == "ok") passed[key]++
+			if ($8 == "skip") skipped[key]++
 		}
 		END {
 			printf "%-7s %-8s %-10s %-22s %7s %9s %-13s %s\n", "arch", "topology",
@@ -79,9 +80,11 @@ main() {
 				ratio = "-"
 				if (ref in count)
 					ratio = sprintf("%.2f", loops / median(ref, "loops"))
+				verdict = sprintf("%d/%d pass", passed[key], boots[key])
+				if (skipped[key] == boots[key])
+					verdict = sprintf("%d/%d skip", skipped[key], boots[key])
 				printf "%-7s %-8s %-10s %-22s %7.2f %9.2f %-13s %s\n", k[1], k[2], k[3],
-					range, median(key, "idle"), median(key, "remote"),
-					sprintf("%d/%d pass", passed[key], boots[key]), ratio
+					range, median(key, "idle"), median(key, "remote"), verdict, ratio
 			}
 			printf "\nFigures of the %s setup; medians over %s.\n", setup,
 				"every run of every boot (5 runs per boot by default)"

@@ -4,7 +4,7 @@
 # way, its options, its skips, and its cleanup on every way out.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 
 FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
 KSFT=$TEST_TMP/kselftest
@@ -57,8 +57,8 @@ stopped_by() {
 
 host_can_run() { "$BIN" -t 1 -r 1 >/dev/null 2>&1; [ $? -ne 4 ]; }
 if [ "$(id -u)" -ne 0 ] || ! host_can_run; then
-	for t in "SIGINT" "SIGTERM" "the runner's timeout" "fork failing with EAGAIN" \
-		"make run_tests" "prove"; do
+	for t in "SIGINT" "SIGTERM" "the runner's timeout" "fork failing with EAGAIN in the workers" \
+		"fork failing with EAGAIN while starting workers" "make run_tests" "prove"; do
 		skip_test "cleanup after $t" "the test skips on this machine"
 	done
 	exit 0
@@ -73,13 +73,13 @@ runner_timeout() {
 }
 check "the runner's timeout kill: leaves no task or cgroup" runner_timeout
 
-# fork() fails with EAGAIN once the pids controller's limit is reached:
-# room for the test and its workers, none for their children.
+# eagain PIDS_MAX WORKERS: fork() fails with EAGAIN once the v1 pids
+# controller's limit is reached; the run must fail and leave nothing.
 eagain() {
 	local pids=/sys/fs/cgroup/pids/fork_placement_eagain.$$ rc=0
 	mkdir "$pids"
-	echo 3 >"$pids/pids.max"
-	bash -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -t 2 -r 1 -n 2' _ "$pids" "$BIN" \
+	echo "$1" >"$pids/pids.max"
+	bash -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -t 2 -r 1 -n "$3"' _ "$pids" "$BIN" "$2" \
 		>"$TEST_TMP/eagain.out" 2>&1 || rc=$?
 	rmdir "$pids"
 	cat "$TEST_TMP/eagain.out"
@@ -87,9 +87,13 @@ eagain() {
 		leftovers
 }
 if [ -w /sys/fs/cgroup/pids/cgroup.procs ]; then
-	check "fork failing with EAGAIN: fails, leaves no task or cgroup" eagain
+	# Room for the test and 2 workers: their children cannot be forked.
+	check "fork failing with EAGAIN in the workers: fails, leaves nothing" eagain 3 2
+	# Room for the test and 1 worker: the second worker cannot be forked.
+	check "fork failing with EAGAIN while starting workers: fails, leaves nothing" eagain 2 4
 else
-	skip_test "fork failing with EAGAIN" "no cgroup v1 pids hierarchy here"
+	skip_test "fork failing with EAGAIN in the workers" "no cgroup v1 pids hierarchy here"
+	skip_test "fork failing with EAGAIN while starting workers" "no cgroup v1 pids hierarchy here"
 fi
 
 # The whole default run, as kselftest runs it; pass or skip are both

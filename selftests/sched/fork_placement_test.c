@@ -24,8 +24,10 @@
  * control, so one kernel is enough to tell.
  *
  * Setups alternate over several rounds so that drift hits both alike; the
- * verdicts compare medians. The margins and the data behind them are in
- * the project's Documentation/.
+ * verdicts compare medians. The margins sit between what 10 boots each of
+ * 2-vCPU QEMU guests (x86_64 and arm64) showed for kernels without the
+ * defect (remote and idle differences of at most 0.1 and 0.2 points) and
+ * with it (at least 15 and 3 points).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -650,9 +652,9 @@ int main(int argc, char **argv)
 	}
 
 	if (opt.only_setup >= 0) {
-		for (s = 0; s < 3; s++)
-			ksft_test_result_skip("parity: -s ran the %s setup only\n",
-					      setup_name[opt.only_setup]);
+		ksft_test_result_skip("placement parity: -s ran one setup\n");
+		ksft_test_result_skip("idle parity: -s ran one setup\n");
+		ksft_test_result_skip("throughput parity: -s ran one setup\n");
 		ksft_finished();
 	}
 	ksft_test_result(med_remote[SETUP_CGROUP] <=

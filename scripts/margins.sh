@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The distributions behind the selftest's margins: per boot, the median
+# over rounds of cgroup minus session for remote % and idle %, and the
+# ratio of loops/s medians; then, per arch, topology and kernel, their
+# minimum, median and maximum over boots.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [--help] RESULTS_DIR
+
+Read RESULTS_DIR/runs.csv (from verify.sh) and print, per arch, topology
+and kernel: boots, and min / median / max over boots of
+  remote diff   median remote % (cgroup) - median remote % (session)
+  idle diff     median idle % (cgroup) - median idle % (session)
+  loops ratio   median loops/s (cgroup) / median loops/s (session)
+The selftest fails a boot when remote diff > 2.5 or idle diff > 1.0.
+USAGE
+}
+
+main() {
+	case "${1:-}" in
+	-h | --help) usage; exit 0 ;;
+	esac
+	[ $# -eq 1 ] || { usage >&2; exit 2; }
+	[ -r "$1/runs.csv" ] || usage_error "$1 has no runs.csv"
+	awk -F, '
+		function sort(a, n,   i, j, t) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+				}
+		}
+		function median(a, n) {
+			sort(a, n)
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		function boot_median(b, setup, col,   a, i) {
+			for (i = 1; i <= n_runs[b, setup]; i++) a[i] = v[b, setup, col, i]
+			return median(a, n_runs[b, setup])
+		}
+		NR == 1 { next }
+		{
+			k = $1 " " $2 " " $3
+			b = k SUBSEP $4
+			if (!(b in seen)) { seen[b] = 1; boots[k]++; boot[k, boots[k]] = b }
+			if (!(k in kseen)) { kseen[k] = 1; order[++nk] = k }
+			i = ++n_runs[b, $5]
+			v[b, $5, "loops", i] = $7; v[b, $5, "idle", i] = $8; v[b, $5, "remote", i] = $9
+		}
+		END {
+			printf "%-7s %-8s %-10s %5s  %-22s %-22s %s\n", "arch", "topology", "kernel",
+				"boots", "remote diff min/med/max", "idle diff min/med/max",
+				"loops ratio min/med/max"
+			for (r = 1; r <= nk; r++) {
+				k = order[r]
+				n = 0
+				for (i = 1; i <= boots[k]; i++) {
+					b = boot[k, i]
+					if (!n_runs[b, "cgroup"] || !n_runs[b, "session"]) continue
+					n++
+					rd[n] = boot_median(b, "cgroup", "remote") - boot_median(b, "session", "remote")
+					id[n] = boot_median(b, "cgroup", "idle") - boot_median(b, "session", "idle")
+					lr[n] = boot_median(b, "cgroup", "loops") / boot_median(b, "session", "loops")
+				}
+				if (!n) continue
+				split(k, kk, " ")
+				printf "%-7s %-8s %-10s %5d  ", kk[1], kk[2], kk[3], n
+				sort(rd, n); printf "%6.2f %6.2f %6.2f   ", rd[1], median(rd, n), rd[n]
+				sort(id, n); printf "%6.2f %6.2f %6.2f   ", id[1], median(id, n), id[n]
+				sort(lr, n); printf "%5.2f %5.2f %5.2f\n", lr[1], median(lr, n), lr[n]
+				delete rd; delete id; delete lr
+			}
+		}
+	' "$1/runs.csv"
+}
+
+main "$@"
