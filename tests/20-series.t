@@ -4,7 +4,7 @@
 # checkpatch.pl --strict, and the selftest in it equal to selftests/.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 PATCHES=$PROJECT_DIR/patches
 fix_patches() { grep -L '^diff --git a/tools/testing/selftests/' "$PATCHES"/0*.patch | grep -v /0000-; }
@@ -70,5 +70,20 @@ broken_series() {
 		fails_with 1 "does not apply onto fixed's base" "$proj/scripts/kernel-tree.sh" fixed
 }
 check "a series that does not apply names the base it expects" broken_series
+
+# A user's tree that still has the fast path (like v6.13.1) is the
+# regressed kernel as it is; its reference must revert the fast path to
+# exactly what Debian's tree (which has the revert) holds.
+user_tree_with_fast_path() {
+	local user=$TEST_TMP/linux regressed reference
+	regressed=$("$SCRIPTS_DIR/kernel-tree.sh" regressed)
+	git clone -q --shared --no-checkout "$(git -C "$regressed" rev-parse --path-format=absolute --git-common-dir)" "$user"
+	git -C "$user" -c advice.detachedHead=false checkout -q "$(git -C "$regressed" rev-parse HEAD)"
+	reference=$(BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$user "$SCRIPTS_DIR/kernel-tree.sh" reference)
+	cmp "$reference/kernel/sched/core.c" "$("$SCRIPTS_DIR/kernel-tree.sh" reference)/kernel/sched/core.c" &&
+		[ -z "$(git -C "$user" status --porcelain)" ]
+}
+check "KERNEL_SRC with the fast path: reference reverts it exactly, user tree untouched" \
+	user_tree_with_fast_path
 
 [ "$TEST_FAILED" -eq 0 ]

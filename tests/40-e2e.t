@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # End to end on x86_64: build the reference, regressed and fixed kernels,
 # boot each under QEMU and run the selftest the kselftest way. It must
-# fail on the regressed kernel and pass on the others.
+# fail on the regressed kernel and pass on the others. Then the
+# selftest's cleanup paths on cgroup v2, in the guest.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 declare -A IMAGE
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -27,5 +28,15 @@ verdict() {
 check "the selftest passes on the reference kernel" verdict reference ok
 check "the selftest fails on the regressed kernel" verdict regressed fail
 check "the selftest passes on the fixed kernel" verdict fixed ok
+
+# The selftest's cleanup on cgroup v2 (the host tests cover v1).
+guest_cleanup() {
+	local log=$TEST_TMP/cleanup.log
+	"$SCRIPTS_DIR/guest-boot.sh" --job cleanup x86_64 "${IMAGE[fixed]}" \
+		"$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" "$log" || return 1
+	grep '^@@@ cleanup' "$log"
+	[ "$(grep -c '^@@@ cleanup ok' "$log")" -eq 4 ] && ! grep -q '^@@@ cleanup not ok' "$log"
+}
+check "in the guest (cgroup v2), stopped or failing runs leave nothing behind" guest_cleanup
 
 [ "$TEST_FAILED" -eq 0 ]

@@ -53,8 +53,9 @@ stopped() {
 stopped INT
 stopped TERM
 
+# busybox's timeout, as the kselftest runner calls it here.
 timeout 3 $test -t 10 -r 1 >/tmp/out 2>&1
-[ $? = 124 ] && grep -q "stopped by signal 15" /tmp/out
+grep -q "stopped by signal 15" /tmp/out
 report $? "the runner's timeout kill"
 
 # fork() fails with EAGAIN, an early error: the pids controller leaves
