@@ -78,17 +78,7 @@ main() {
 # cost_table DIR: per kernel and function, medians over repeats of the
 # per-repeat totals (summed over CPUs).
 cost_table() {
-	awk -F, '
-		function sort(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-				}
-		}
-		function median(a, n) {
-			sort(a, n)
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
+	awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/profile.csv" "$1/wall.csv" <<'AWK'
 		FNR == 1 { next }
 		FILENAME ~ /profile.csv$/ {
 			key = $1 SUBSEP $2 SUBSEP $3
@@ -124,7 +114,7 @@ cost_table() {
 					v, median(w, nw[v]), nw[v]
 			}
 		}
-	' "$1/profile.csv" "$1/wall.csv"
+AWK
 }
 
 main "$@"

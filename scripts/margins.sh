@@ -26,17 +26,7 @@ main() {
 	esac
 	[ $# -eq 1 ] || { usage >&2; exit 2; }
 	[ -r "$1/runs.csv" ] || usage_error "$1 has no runs.csv"
-	awk -F, '
-		function sort(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-				}
-		}
-		function median(a, n) {
-			sort(a, n)
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
+	awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/runs.csv" <<'AWK'
 		function boot_median(b, setup, col,   a, i) {
 			for (i = 1; i <= n_runs[b, setup]; i++) a[i] = v[b, setup, col, i]
 			return median(a, n_runs[b, setup])
@@ -74,7 +64,7 @@ main() {
 				delete rd; delete id; delete lr
 			}
 		}
-	' "$1/runs.csv"
+AWK
 }
 
 main "$@"

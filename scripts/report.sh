@@ -32,20 +32,17 @@ main() {
 	if [ ! -r "$dir/runs.csv" ] || [ ! -r "$dir/verdicts.csv" ]; then
 		usage_error "$dir has no runs.csv and verdicts.csv"
 	fi
-	awk -F, -v setup="$setup" '
-		function sort(a, n,   i, j, t) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-					t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-				}
-		}
-		function median(key, what,   a, n, i) {
+	awk -F, -v setup="$setup" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
+		"$dir/runs.csv" "$dir/verdicts.csv" <<'AWK'
+		# stat(key, what): median of a column over the runs of key; sets
+		# lo[what] and hi[what].
+		function stat(key, what,   a, n, i, m) {
 			n = count[key]
 			for (i = 1; i <= n; i++)
 				a[i] = val[key, what, i] + 0
-			sort(a, n)
+			m = median(a, n)
 			lo[what] = a[1]; hi[what] = a[n]
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+			return m
 		}
 		FNR == 1 { next }
 		FILENAME ~ /runs.csv$/ && $5 == setup {
@@ -74,22 +71,22 @@ main() {
 					printf "%-7s %-8s %-10s %s\n", k[1], k[2], k[3], "no result"
 					continue
 				}
-				loops = median(key, "loops")
+				loops = stat(key, "loops")
 				range = sprintf("%.0f (%.0f-%.0f)", loops, lo["loops"], hi["loops"])
 				ref = k[1] SUBSEP k[2] SUBSEP "reference"
 				ratio = "-"
 				if (ref in count)
-					ratio = sprintf("%.2f", loops / median(ref, "loops"))
+					ratio = sprintf("%.2f", loops / stat(ref, "loops"))
 				verdict = sprintf("%d/%d pass", passed[key], boots[key])
 				if (skipped[key] == boots[key])
 					verdict = sprintf("%d/%d skip", skipped[key], boots[key])
 				printf "%-7s %-8s %-10s %-22s %7.2f %9.2f %-13s %s\n", k[1], k[2], k[3],
-					range, median(key, "idle"), median(key, "remote"), verdict, ratio
+					range, stat(key, "idle"), stat(key, "remote"), verdict, ratio
 			}
 			printf "\nFigures of the %s setup; medians over %s.\n", setup,
 				"every run of every boot (5 runs per boot by default)"
 		}
-	' "$dir/runs.csv" "$dir/verdicts.csv"
+AWK
 }
 
 main "$@"
