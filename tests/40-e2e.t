@@ -6,7 +6,7 @@
 # selftest's cleanup paths on cgroup v2, in the guest.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 10
 
 declare -A IMAGE
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -38,5 +38,27 @@ guest_cleanup() {
 	[ "$(grep -c '^@@@ cleanup ok' "$log")" -eq 4 ] && ! grep -q '^@@@ cleanup not ok' "$log"
 }
 check "in the guest (cgroup v2), stopped or failing runs leave nothing behind" guest_cleanup
+
+# A guest that panics or hangs ends with a clear error, its log kept.
+panics() {
+	: | cpio -o -H newc --quiet | gzip >"$TEST_TMP/empty.cpio.gz"
+	fails_with 1 "guest panicked" "$SCRIPTS_DIR/guest-boot.sh" --timeout 60 x86_64 \
+		"${IMAGE[fixed]}" "$TEST_TMP/empty.cpio.gz" "$TEST_TMP/panic.log" &&
+		grep -q 'No working init found' "$TEST_TMP/panic.log"
+}
+check "a guest that panics: clear error, console log kept" panics
+
+hangs() {
+	local root=$TEST_TMP/hang
+	mkdir -p "$root/bin"
+	cp /bin/busybox "$root/bin/"
+	printf '#!/bin/busybox sh\n/bin/busybox sleep 600\n' >"$root/init"
+	chmod +x "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet -R 0:0 | gzip) >"$TEST_TMP/hang.cpio.gz"
+	fails_with 1 "guest hung: no result after 10s" "$SCRIPTS_DIR/guest-boot.sh" --timeout 10 \
+		x86_64 "${IMAGE[fixed]}" "$TEST_TMP/hang.cpio.gz" "$TEST_TMP/hang.log" &&
+		[ -f "$TEST_TMP/hang.log" ]
+}
+check "a guest that hangs: clear error after the timeout, console log kept" hangs
 
 [ "$TEST_FAILED" -eq 0 ]
