@@ -21,8 +21,9 @@ usage: $(basename "$0") [options]
   --out DIR           results directory (default results/<timestamp>)
 
 KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
-Writes DIR/runs.csv, DIR/verdicts.csv, DIR/table.txt and every console
-log under DIR/logs/.
+Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
+DIR/results.csv and DIR/table.txt (the table) and every console log under
+DIR/logs/.
 USAGE
 }
 
@@ -84,6 +85,7 @@ main() {
 			done
 		done
 	done
+	"$SCRIPTS_DIR/report.sh" --csv "$out" >"$out/results.csv"
 	"$SCRIPTS_DIR/report.sh" "$out" | tee "$out/table.txt"
 }
 

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/guest/init \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/.ci/run
@@ -78,6 +78,13 @@ table_from_fixtures() {
 		grep -Eq '^x86_64 +cores +regressed +150 \(150-150\) +12.00 +40.00 0/1 pass +0.75$' "$TEST_TMP/table"
 }
 check "the table: medians, ranges, pass counts, ratio to reference" table_from_fixtures
+
+table_as_csv() {
+	"$SCRIPTS_DIR/report.sh" --csv "$TEST_TMP/results" >"$TEST_TMP/results.csv"
+	grep -qx 'x86_64,cores,reference,cgroup,1,1,200.0,100.0,300.0,0.20,0.30,1.00' "$TEST_TMP/results.csv" &&
+		grep -qx 'x86_64,cores,regressed,cgroup,1,0,150.0,150.0,150.0,12.00,40.00,0.75' "$TEST_TMP/results.csv"
+}
+check "the table as CSV (results.csv)" table_as_csv
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"
