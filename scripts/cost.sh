@@ -47,11 +47,7 @@ main() {
 	done
 	[ -n "$out" ] || out=$PROJECT_DIR/results/cost-$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$out/logs"
-	declare -A images
-	for v in $variants; do
-		images[$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v")
-	done
-	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	build_guests "$arch" "" "$variants"
 
 	echo "kernel,boot,repeat,func,hits,total_us" >"$out/profile.csv"
 	echo "kernel,boot,repeat,wall_s" >"$out/wall.csv"
@@ -60,7 +56,7 @@ main() {
 			log=$out/logs/$arch-$v-$b.log
 			log "cost boot $b/$boots: $arch $v"
 			"$SCRIPTS_DIR/guest-boot.sh" --job cost --args "$children $repeats" \
-				"$arch" "${images[$v]}" "$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"
+				"$arch" "${GUEST_IMAGE[$arch-$v]}" "$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"
 			tr -d '\r' <"$log" | awk -v k="$v,$b" '
 				function f(name,   i) {
 					for (i = 1; i <= NF; i++)

@@ -44,15 +44,11 @@ main() {
 	[[ "$boots" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
 	[ -n "$out" ] || out=$PROJECT_DIR/results/diag-$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$out/logs"
-	declare -A images
-	for v in $variants; do
-		images[$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$arch" "$v+diag")
-	done
-	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	build_guests "$arch" +diag "$variants"
 	for b in $(seq "$boots"); do
 		for v in $variants; do
 			log "diag boot $b/$boots: $arch $v+diag"
-			"$SCRIPTS_DIR/guest-boot.sh" --job diag "$arch" "${images[$v]}" \
+			"$SCRIPTS_DIR/guest-boot.sh" --job diag "$arch" "${GUEST_IMAGE[$arch-$v]}" \
 				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$out/logs/$arch-$v-$b.log"
 		done
 	done

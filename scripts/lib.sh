@@ -55,6 +55,20 @@ need_cmds() {
 		die "missing tools: ${missing[*]} (run scripts/install-deps.sh as root)"
 }
 
+# build_guests ARCH SUFFIX "VARIANTS" [KERNEL_BUILD_ARG...]: build the
+# kernel of each variant (VARIANT+SUFFIX, e.g. +diag) and the initramfs
+# of ARCH, all before any guest boots: no guest may run while a build
+# does. Sets GUEST_IMAGE[ARCH-VARIANT].
+declare -A GUEST_IMAGE
+build_guests() {
+	local arch=$1 suffix=$2 variants=$3 v
+	shift 3
+	for v in $variants; do
+		GUEST_IMAGE[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$@" "$arch" "$v$suffix")
+	done
+	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+}
+
 # Cross compiler prefix and kernel image of an arch.
 cross_compile() {
 	case "$1" in

@@ -53,13 +53,8 @@ main() {
 	[ ! -e "$out/runs.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 
-	# Build everything first: no guest may run while a build does.
-	declare -A images
 	for arch in $arches; do
-		for v in $variants; do
-			images[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "${extra[@]}" "$arch" "$v")
-		done
-		"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+		build_guests "$arch" "" "$variants" "${extra[@]}"
 	done
 
 	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$out/runs.csv"
@@ -74,7 +69,7 @@ main() {
 					log=$out/logs/$arch-$t-$v-$b.log
 					log "boot $b/$boots: $arch $t $v"
 					if ! "$SCRIPTS_DIR/guest-boot.sh" --topology "$t" \
-						${args:+--args "$args"} "$arch" "${images[$arch-$v]}" \
+						${args:+--args "$args"} "$arch" "${GUEST_IMAGE[$arch-$v]}" \
 						"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"; then
 						echo "$arch,$t,$v,$b,missing,missing,missing,error" >>"$out/verdicts.csv"
 						continue
