@@ -9,12 +9,18 @@
  *
  * The same load runs in two setups:
  *
- *   cgroup:  workers in a new cpu cgroup. An exiting child keeps its task
- *            group, so the sched_move_task() call in do_exit() ->
+ *   cgroup:  each worker in a new cpu cgroup of its own, a child of the
+ *            root. An exiting child keeps its task group, so the
+ *            sched_move_task() call in do_exit() ->
  *            sched_autogroup_exit_task() has no group to change.
- *   session: workers in the root cgroup, each in a new session. An exiting
- *            child leaves its autogroup for the root task group, a real
- *            group change, which every kernel handles in full.
+ *   session: workers in the root cgroup, each in a new session, so each
+ *            in an autogroup of its own. An exiting child leaves its
+ *            autogroup for the root task group, a real group change,
+ *            which every kernel handles in full.
+ *
+ * Either way each worker has a task group of its own directly below the
+ * root one, with the default weight (1024), so load from outside the
+ * test competes with both setups alike.
  *
  * A kernel must treat both alike. Commit eff6c8ce8d4d ("sched/core: Reduce
  * cost of sched_move_task when config autogroup") returned early in the
@@ -61,7 +67,6 @@
 #define MIN_THROUGHPUT_ROUNDS	5
 
 #define MAX_ROUNDS		99
-#define CHILD_CPU_UNKNOWN	255
 
 enum setup { SETUP_CGROUP, SETUP_SESSION, NR_SETUPS };
 static const char * const setup_name[NR_SETUPS] = { "cgroup", "session" };
@@ -70,6 +75,7 @@ struct worker_result {
 	unsigned long loops;
 	unsigned long remote;
 	int fork_errno;
+	int child_cpu;		/* written by each child before it exits */
 };
 
 struct run_result {
@@ -85,9 +91,10 @@ static struct {
 	int only_setup;		/* -s: one setup, figures only; else -1 */
 } opt = { .duration_s = 3, .rounds = 5, .only_setup = -1 };
 
-static cpu_set_t cpus;
+static cpu_set_t *cpus;			/* usable CPUs, CPU_ALLOC()ed */
+static size_t cpus_size;
 static char cpu_root[PATH_MAX];		/* root of the cpu controller's hierarchy */
-static char test_cgroup[PATH_MAX];	/* ours, empty when none exists */
+static char (*worker_cgroup)[PATH_MAX];	/* one per worker, empty when none exists */
 static bool enabled_cpu_controller;	/* we wrote +cpu to the root's subtree_control */
 static pid_t *workers;
 static struct worker_result *shared;	/* one slot per worker, MAP_SHARED */
@@ -163,22 +170,25 @@ static void kill_workers(void)
 		workers[i] = 0;
 }
 
-static void remove_test_cgroup(void)
+static void remove_worker_cgroups(void)
 {
 	char path[PATH_MAX];
-	int tries;
+	int i, tries;
 
-	if (!test_cgroup[0])
-		return;
-	/* Tasks that just died can keep a cgroup busy for a moment. */
-	for (tries = 0; tries < 100; tries++) {
-		if (!rmdir(test_cgroup) || errno == ENOENT)
-			break;
-		usleep(10000);
+	for (i = 0; worker_cgroup && i < opt.nr_workers; i++) {
+		if (!worker_cgroup[i][0])
+			continue;
+		/* Tasks that just died can keep a cgroup busy for a moment. */
+		for (tries = 0; tries < 100; tries++) {
+			if (!rmdir(worker_cgroup[i]) || errno == ENOENT)
+				break;
+			usleep(10000);
+		}
+		if (tries == 100)
+			ksft_print_msg("cannot remove %s: %s\n", worker_cgroup[i],
+				       strerror(errno));
+		worker_cgroup[i][0] = '\0';
 	}
-	if (tries == 100)
-		ksft_print_msg("cannot remove %s: %s\n", test_cgroup, strerror(errno));
-	test_cgroup[0] = '\0';
 	if (enabled_cpu_controller &&
 	    path_join(path, cpu_root, "cgroup.subtree_control")) {
 		write_text(path, "-cpu");
@@ -189,7 +199,7 @@ static void remove_test_cgroup(void)
 static void cleanup(void)
 {
 	kill_workers();
-	remove_test_cgroup();
+	remove_worker_cgroups();
 }
 
 static __noreturn __printf(1, 2) void bail_out(const char *fmt, ...)
@@ -227,6 +237,17 @@ static void check_stop_signals(void)
 		bail_out("stopped by signal %d (%s)", sig, strsignal(sig));
 }
 
+/* Whether a space- or newline-separated list holds this very word. */
+static bool has_word(char *list, const char *word)
+{
+	char *tok, *save;
+
+	for (tok = strtok_r(list, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
+		if (!strcmp(tok, word))
+			return true;
+	return false;
+}
+
 /*
  * Find the root of the cpu controller's hierarchy: cgroup v2 with "cpu"
  * in its controllers, else a v1 hierarchy mounted with the cpu option.
@@ -255,9 +276,7 @@ static bool find_cpu_root(void)
 			if (!path_join(path, mnt, "cgroup.controllers") ||
 			    read_text(path, text, sizeof(text)) < 0)
 				continue;
-			for (tok = strtok_r(text, "\n ", &save); tok;
-			     tok = strtok_r(NULL, "\n ", &save))
-				found |= !strcmp(tok, "cpu");
+			found = has_word(text, "cpu");
 		} else if (!strcmp(fstype, "cgroup")) {
 			for (tok = strtok_r(opts, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save))
@@ -270,22 +289,46 @@ static bool find_cpu_root(void)
 	return found;
 }
 
-static void make_test_cgroup(void)
+/*
+ * The session setup relies on its workers being in the root task group,
+ * the only one in which autogroup applies. Inside a cgroup namespace the
+ * hierarchy's visible root is some other group. Files that only the real
+ * root lacks (v2) or has (v1) tell them apart.
+ */
+static bool cpu_root_is_root_task_group(void)
+{
+	char path[PATH_MAX];
+	bool v2;
+
+	v2 = path_join(path, cpu_root, "cgroup.controllers") && !access(path, F_OK);
+	if (!path_join(path, cpu_root, v2 ? "cgroup.type" : "release_agent"))
+		return false;
+	return v2 ? access(path, F_OK) : !access(path, F_OK);
+}
+
+/* One cpu cgroup per worker, each a child of the root like an autogroup. */
+static void make_worker_cgroups(void)
 {
 	char path[PATH_MAX], name[64], text[512];
+	int i;
 
+	worker_cgroup = calloc(opt.nr_workers, sizeof(*worker_cgroup));
+	if (!worker_cgroup)
+		ksft_exit_fail_msg("out of memory\n");
 	/* cgroup v2: children get the cpu controller only when asked for. */
 	if (path_join(path, cpu_root, "cgroup.subtree_control") &&
-	    read_text(path, text, sizeof(text)) >= 0 && !strstr(text, "cpu")) {
+	    read_text(path, text, sizeof(text)) >= 0 && !has_word(text, "cpu")) {
 		if (write_text(path, "+cpu"))
 			skip("cannot enable the cpu controller in %s: %s",
 			     path, strerror(errno));
 		enabled_cpu_controller = true;
 	}
-	snprintf(name, sizeof(name), "fork_placement_test.%d", getpid());
-	if (!path_join(path, cpu_root, name) || mkdir(path, 0755))
-		bail_out("mkdir %s/%s: %s", cpu_root, name, strerror(errno));
-	snprintf(test_cgroup, sizeof(test_cgroup), "%s", path);
+	for (i = 0; i < opt.nr_workers; i++) {
+		snprintf(name, sizeof(name), "fork_placement_test.%d.%d", getpid(), i);
+		if (!path_join(path, cpu_root, name) || mkdir(path, 0755))
+			bail_out("mkdir %s/%s: %s", cpu_root, name, strerror(errno));
+		snprintf(worker_cgroup[i], sizeof(worker_cgroup[i]), "%s", path);
+	}
 }
 
 /* Sum of idle+iowait and of all ticks over the CPUs in the test's set. */
@@ -304,7 +347,8 @@ static void read_cpu_ticks(long long *idle, long long *total)
 
 		if (sscanf(line, "cpu%d %lld %lld %lld %lld %lld %lld %lld %lld",
 			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-			   &v[6], &v[7]) < 5 || !CPU_ISSET(cpu, &cpus))
+			   &v[6], &v[7]) < 5 || cpu < 0 ||
+		    !CPU_ISSET_S(cpu, cpus_size, cpus))
 			continue;
 		for (i = 0; i < 8; i++)
 			*total += v[i];
@@ -334,13 +378,14 @@ static __noreturn void worker(int start_fd, struct worker_result *res)
 	deadline = now_s() + opt.duration_s;
 	while (now_s() < deadline) {
 		int cpu = sched_getcpu(), status;
-		pid_t pid = fork();
+		pid_t pid;
 
+		/* Through shared memory: an exit status holds CPUs < 256 only. */
+		res->child_cpu = -1;
+		pid = fork();
 		if (pid == 0) {
-			int child_cpu = sched_getcpu();
-
-			_exit(child_cpu >= 0 && child_cpu < CHILD_CPU_UNKNOWN ?
-			      child_cpu : CHILD_CPU_UNKNOWN);
+			res->child_cpu = sched_getcpu();
+			_exit(0);
 		}
 		if (pid < 0) {
 			res->fork_errno = errno;
@@ -350,8 +395,7 @@ static __noreturn void worker(int start_fd, struct worker_result *res)
 			if (errno != EINTR)
 				_exit(1);
 		res->loops++;
-		if (WIFEXITED(status) && WEXITSTATUS(status) != CHILD_CPU_UNKNOWN &&
-		    WEXITSTATUS(status) != cpu)
+		if (res->child_cpu >= 0 && res->child_cpu != cpu)
 			res->remote++;
 	}
 	_exit(0);
@@ -414,7 +458,7 @@ static void run_setup(enum setup setup, struct run_result *out)
 			worker(start[0], &shared[i]);
 		}
 		workers[i] = pid;
-		if (write_pid(setup == SETUP_CGROUP ? test_cgroup : cpu_root, pid)) {
+		if (write_pid(setup == SETUP_CGROUP ? worker_cgroup[i] : cpu_root, pid)) {
 			close(start[0]);
 			close(start[1]);
 			bail_out("moving worker %d to the %s setup: %s", pid,
@@ -558,6 +602,27 @@ static void parse_options(int argc, char **argv)
 	}
 }
 
+/* The usable CPUs, in a set as large as the kernel's CPU mask needs. */
+static int get_usable_cpus(void)
+{
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (nr = nr > 0 ? nr : 1024; nr <= (1L << 20); nr *= 2) {
+		cpus = CPU_ALLOC(nr);
+		if (!cpus)
+			return -1;
+		cpus_size = CPU_ALLOC_SIZE(nr);
+		if (!sched_getaffinity(0, cpus_size, cpus))
+			return 0;
+		CPU_FREE(cpus);
+		cpus = NULL;
+		if (errno != EINVAL)	/* EINVAL: the kernel's mask is larger */
+			return -1;
+	}
+	return -1;
+}
+
+/* Everything that can make the test skip, all before the plan. */
 static void check_requirements(void)
 {
 	char text[16];
@@ -572,12 +637,19 @@ static void check_requirements(void)
 			ksft_exit_skip("autogroup is off: %s\n",
 				       "echo 1 > /proc/sys/kernel/sched_autogroup_enabled");
 	}
-	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+	if (get_usable_cpus())
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
-	if (CPU_COUNT(&cpus) < 2)
-		ksft_exit_skip("needs at least 2 usable CPUs, has %d\n", CPU_COUNT(&cpus));
+	if (CPU_COUNT_S(cpus_size, cpus) < 2)
+		ksft_exit_skip("needs at least 2 usable CPUs, has %d\n",
+			       CPU_COUNT_S(cpus_size, cpus));
 	if (!find_cpu_root())
 		ksft_exit_skip("no cpu controller in cgroup v2 or v1\n");
+	if (opt.only_setup != SETUP_CGROUP && !cpu_root_is_root_task_group())
+		ksft_exit_skip("%s is not the root cpu cgroup (cgroup namespace?): %s\n",
+			       cpu_root, "session workers would not use autogroup");
+	if (!opt.nr_workers)
+		opt.nr_workers = CPU_COUNT_S(cpus_size, cpus);
+	make_worker_cgroups();
 }
 
 int main(int argc, char **argv)
@@ -591,11 +663,9 @@ int main(int argc, char **argv)
 	parse_options(argc, argv);
 	ksft_print_header();
 	check_requirements();
-	if (!opt.nr_workers)
-		opt.nr_workers = CPU_COUNT(&cpus);
 	ksft_set_plan(3);
 	ksft_print_msg("%d workers on %d CPUs, %d rounds of %d s per setup, cpu controller at %s\n",
-		       opt.nr_workers, CPU_COUNT(&cpus), opt.rounds,
+		       opt.nr_workers, CPU_COUNT_S(cpus_size, cpus), opt.rounds,
 		       opt.duration_s, cpu_root);
 
 	/* Signals are taken synchronously (sigtimedwait), never mid-step. */
@@ -614,8 +684,7 @@ int main(int argc, char **argv)
 	shared = mmap(NULL, sizeof(*shared) * opt.nr_workers,
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (!workers || shared == MAP_FAILED)
-		ksft_exit_fail_msg("out of memory\n");
-	make_test_cgroup();
+		bail_out("out of memory");
 
 	for (round = 0; round < opt.rounds; round++) {
 		int i;
@@ -652,33 +721,39 @@ int main(int argc, char **argv)
 	}
 
 	if (opt.only_setup >= 0) {
-		ksft_test_result_skip("placement parity: -s ran one setup\n");
-		ksft_test_result_skip("idle parity: -s ran one setup\n");
-		ksft_test_result_skip("throughput parity: -s ran one setup\n");
+		ksft_print_msg("-s ran one setup: figures only\n");
+		ksft_test_result_skip("placement parity\n");
+		ksft_test_result_skip("idle parity\n");
+		ksft_test_result_skip("throughput parity\n");
 		ksft_finished();
 	}
+	/* Values go in diagnostics; test names stay the same on every run. */
+	ksft_print_msg("remote children %.2f %% (cgroup) vs %.2f %% (session), %s %.1f points\n",
+		       med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION],
+		       "margin", REMOTE_MARGIN_PCT);
 	ksft_test_result(med_remote[SETUP_CGROUP] <=
 			 med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT,
-			 "placement parity: remote children %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
-			 med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION],
-			 REMOTE_MARGIN_PCT);
+			 "placement parity\n");
+	ksft_print_msg("idle %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
+		       med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION],
+		       IDLE_MARGIN_PCT);
 	ksft_test_result(med_idle[SETUP_CGROUP] <=
 			 med_idle[SETUP_SESSION] + IDLE_MARGIN_PCT,
-			 "idle parity: idle %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
-			 med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION],
-			 IDLE_MARGIN_PCT);
+			 "idle parity\n");
 	if (opt.rounds < MIN_THROUGHPUT_ROUNDS) {
-		ksft_test_result_skip("throughput parity: needs %d rounds, ran %d\n",
-				      MIN_THROUGHPUT_ROUNDS, opt.rounds);
+		ksft_print_msg("throughput needs %d rounds, ran %d\n",
+			       MIN_THROUGHPUT_ROUNDS, opt.rounds);
+		ksft_test_result_skip("throughput parity\n");
 	} else {
 		separated = max_of(loops[SETUP_CGROUP], opt.rounds) <
 			    min_of(loops[SETUP_SESSION], opt.rounds);
+		ksft_print_msg("%.0f loops/s (cgroup) vs %.0f (session), ratio %.3f%s\n",
+			       med_loops[SETUP_CGROUP], med_loops[SETUP_SESSION],
+			       med_loops[SETUP_CGROUP] / med_loops[SETUP_SESSION],
+			       separated ? ", every cgroup run slower" : "");
 		ksft_test_result(!(separated && med_loops[SETUP_CGROUP] <
 				   med_loops[SETUP_SESSION] * (1 - THROUGHPUT_MARGIN)),
-				 "throughput parity: %.0f loops/s (cgroup) vs %.0f (session), ratio %.3f%s\n",
-				 med_loops[SETUP_CGROUP], med_loops[SETUP_SESSION],
-				 med_loops[SETUP_CGROUP] / med_loops[SETUP_SESSION],
-				 separated ? ", every cgroup run slower" : "");
+				 "throughput parity\n");
 	}
 	ksft_finished();
 }
