@@ -128,8 +128,8 @@ main() {
 	configure "$arch" "$wt" "$out"
 	image=$(kernel_image "$arch")
 	log "building $arch $variant ${target:-$(basename "$image")}${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
-	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "${target:-$(basename "$image")}" \
-		>>"$out/build.log" 2>&1; then
+	if ! with_machine_lock make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" \
+		"${target:-$(basename "$image")}" >>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		die "$arch $variant build failed; full log: $out/build.log"
 	fi

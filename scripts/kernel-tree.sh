@@ -12,7 +12,7 @@ REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
-	-c advice.detachedHead=false)
+	-c advice.detachedHead=false -c gc.auto=0)
 
 usage() {
 	cat <<USAGE

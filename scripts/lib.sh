@@ -10,6 +10,12 @@ SCRIPTS_DIR=$PROJECT_DIR/scripts
 export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
 ARCHES="x86_64 arm64"
 VARIANTS="reference regressed fixed"
+# Every guest has this many vCPUs: never more than the host's cores.
+GUEST_VCPUS=2
+# Held by every kernel build and every guest: on a 2-core host a guest
+# measures nothing while anything else runs. Other tools can take it too
+# (flock "$MACHINE_LOCK" CMD).
+MACHINE_LOCK=${FORK_REGRESSION_LOCK:-/tmp/fork-regression.machine.lock}
 
 log() {
 	local now elapsed
@@ -43,6 +49,34 @@ check_variant() {
 	*" ${1%+diag} "*) ;;
 	*) usage_error "unknown variant '$1': expected one of: $VARIANTS (each may end in +diag)" ;;
 	esac
+}
+
+# with_machine_lock CMD...: run CMD alone on the machine (see MACHINE_LOCK).
+# FORK_REGRESSION_LOCKED=1 marks a process tree that holds it already.
+with_machine_lock() {
+	if [ -n "${FORK_REGRESSION_LOCKED:-}" ]; then
+		"$@"
+		return
+	fi
+	exec {lock_fd}>>"$MACHINE_LOCK"
+	if ! flock -n "$lock_fd"; then
+		log "waiting for the machine lock $MACHINE_LOCK (a build or guest runs)"
+		flock "$lock_fd"
+	fi
+	local rc=0
+	FORK_REGRESSION_LOCKED=1 "$@" || rc=$?
+	exec {lock_fd}>&-
+	return "$rc"
+}
+
+# console_splat LOG: print the first line of a kernel warning, BUG, oops,
+# lockdep, KASAN/UBSAN or stall report in a console log; false if none.
+console_splat() {
+	tr -d '\r' <"$1" | grep -m1 -E \
+		-e '-+\[ cut here \]-+' -e '(^|[] ])(WARNING|BUG|UBSAN|Oops)[: ]' \
+		-e 'kernel BUG at' -e 'Unable to handle kernel' -e 'general protection fault' \
+		-e 'INFO: (task .* blocked|rcu_.* stall|possible .*locking)' \
+		-e 'rcu: INFO: .* stall' -e 'Call [Tt]race:' -e 'Kernel panic'
 }
 
 # need_cmds CMD...: stop with the list of missing tools and how to get them.

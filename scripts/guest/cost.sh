@@ -29,7 +29,7 @@ while [ $r -le "$repeats" ]; do
 	t1=$(uptime_s)
 	echo 0 >$tracing/function_profile_enabled
 	echo "@@@ cost repeat=$r wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
-	for f in $tracing/trace_stat/function*; do
+	for f in "$tracing"/trace_stat/function*; do
 		sed -n "s/^ *\([a-z_]*\) \+\([0-9]\+\) \+\([0-9.]\+\) us.*/@@@ profile repeat=$r cpu=${f##*function} func=\1 hits=\2 total_us=\3/p" "$f"
 	done
 	r=$((r + 1))
