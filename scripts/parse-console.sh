@@ -11,7 +11,19 @@ usage: $(basename "$0") [--help] --runs|--verdict CONSOLE_LOG ARCH TOPOLOGY KERN
 --runs     one row per run: ARCH,TOPOLOGY,KERNEL,BOOT,setup,round,
            loops_per_s,idle_pct,remote_pct
 --verdict  one row per boot: ARCH,TOPOLOGY,KERNEL,BOOT,placement,idle,
-           throughput,test (each ok, fail, skip or missing)
+           throughput,test. The three checks are ok, fail, skip or missing.
+           test is what the boot says of the kernel:
+             ok        the selftest passed
+             fail      the selftest failed
+             figures   -s ran one setup: figures, no verdict
+             skip      the selftest skipped (its reason is in the log)
+             bailout   the selftest stopped with "Bail out!"
+             timeout   the kselftest runner's timeout killed it
+             splat     the kernel printed a warning, BUG, oops, lockdep,
+                       KASAN/UBSAN or stall report (whatever the test said)
+             panic     the kernel panicked
+             missing   no verdict at all (hang, no TAP)
+           Only ok and fail are verdicts; the rest never count as a pass.
 USAGE
 }
 
@@ -22,43 +34,68 @@ main() {
 	*) usage >&2; exit 2 ;;
 	esac
 	[ $# -eq 6 ] || usage_error "expected a mode and 5 arguments"
-	local mode=$1 log=$2
+	local mode=$1 log=$2 splat=0
 	shift 2
 	[ -r "$log" ] || usage_error "cannot read $log"
-	# The console may carry \r; kselftest's runner prefixes "# ".
-	tr -d '\r' <"$log" | awk -v mode="$mode" -v key="$1,$2,$3,$4" '
+	if console_splat "$log" >/dev/null; then splat=1; fi
+	# The console may carry \r; kselftest's runner prefixes "# " to the
+	# test's own lines, a direct run (--args) does not. A test line is
+	# "ok N NAME" or "ok N # SKIP NAME".
+	tr -d '\r' <"$log" | awk -v mode="$mode" -v key="$1,$2,$3,$4" -v splat="$splat" '
 		function field(name,   i) {
 			for (i = 1; i <= NF; i++)
 				if (index($i, name "=") == 1)
 					return substr($i, length(name) + 2)
 			return ""
 		}
-		function verdict(line) {
-			if (line ~ /SKIP/) return "skip"
+		function result(line) {
+			if (line ~ /# SKIP/) return "skip"
 			return line ~ /not ok/ ? "fail" : "ok"
 		}
-		mode == "--runs" && / run setup=/ {
+		mode == "--runs" && /^(# )?# run setup=/ {
 			printf "%s,%s,%s,%s,%s,%s\n", key, field("setup"), field("round"),
 				field("loops_per_s"), field("idle_pct"), field("remote_pct")
 		}
-		/ok [0-9]+ placement parity/  { check["placement"] = verdict($0) }
-		/ok [0-9]+ idle parity/       { check["idle"] = verdict($0) }
-		/ok [0-9]+ throughput parity/ { check["throughput"] = verdict($0) }
-		/^(# )?(not )?ok [0-9]+ selftests: sched: fork_placement_test/ { test = verdict($0) }
-		/^# Totals:/ && test == "" { total = $0 }
+		/^(# )?(not )?ok [0-9]+ (# SKIP )?placement parity$/  { check["placement"] = result($0) }
+		/^(# )?(not )?ok [0-9]+ (# SKIP )?idle parity$/       { check["idle"] = result($0) }
+		/^(# )?(not )?ok [0-9]+ (# SKIP )?throughput parity$/ { check["throughput"] = result($0) }
+		# The runner: "ok 1 selftests: sched: fork_placement_test [# SKIP]",
+		# "not ok 1 selftests: ... # TIMEOUT 120 seconds".
+		/^(not )?ok [0-9]+ selftests: sched: fork_placement_test/ {
+			runner = /# TIMEOUT/ ? "timeout" : result($0)
+		}
+		/^(# )?1\.\.0 # SKIP/ { skipped = 1 }	# ksft_exit_skip() before the plan
+		/^(# )?Bail out!/ { bailout = 1 }
+		/^(# )?# Totals:/ { totals = $0 }
+		/Kernel panic/ { panic = 1 }
 		END {
 			if (mode != "--verdict")
 				exit
-			if (test == "" && total != "")	# run directly, not by the runner
-				test = (total ~ / fail:0 /) ? "ok" : "fail"
-			if (check["placement"] == "skip" && check["idle"] == "skip" &&
-			    check["throughput"] == "skip")
-				test = "skip"	# -s: one setup, figures only
+			nchecks = 0
+			for (c in check) nchecks++
+			test = "missing"
+			if (runner == "timeout")	# its SIGTERM also makes a bail-out
+				test = "timeout"
+			else if (bailout)
+				test = "bailout"
+			else if (skipped || runner == "skip")
+				test = "skip"
+			else if (nchecks == 3 && check["placement"] == "skip" &&
+				 check["idle"] == "skip" && check["throughput"] == "skip")
+				test = "figures"
+			else if (runner != "")
+				test = runner
+			else if (nchecks == 3 && totals != "")	# run directly
+				test = (totals ~ / fail:0 / && totals !~ / pass:0 /) ? "ok" : "fail"
+			if (splat)
+				test = "splat"
+			if (panic)
+				test = "panic"
 			printf "%s,%s,%s,%s,%s\n", key,
-				check["placement"] ? check["placement"] : "missing",
-				check["idle"] ? check["idle"] : "missing",
-				check["throughput"] ? check["throughput"] : "missing",
-				test ? test : "missing"
+				("placement" in check) ? check["placement"] : "missing",
+				("idle" in check) ? check["idle"] : "missing",
+				("throughput" in check) ? check["throughput"] : "missing",
+				test
 		}
 	'
 }

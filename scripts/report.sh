@@ -1,25 +1,48 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Print the report's table from a results directory of verify.sh.
+# Print the report's table from a results directory of verify.sh, and
+# judge its verdicts.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+SELFTEST_SOURCE=$PROJECT_DIR/selftests/sched/fork_placement_test.c
+
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--setup cgroup|session] [--csv] RESULTS_DIR
+usage: $(basename "$0") [--help] [--setup cgroup|session] [--csv|--check] RESULTS_DIR
 
 Print one row per arch, topology and kernel from RESULTS_DIR/runs.csv and
 verdicts.csv: loops/s (median over all runs, min-max), idle % and remote
-children % (medians), how many boots the selftest passed, and loops/s
+children % (medians), what the selftest said on each boot, and loops/s
 relative to the reference kernel in the same table. Figures are those of
-the cgroup setup (workers in a cpu cgroup, as in the report) unless
+the cgroup setup (workers in cpu cgroups, as in the report) unless
 --setup says otherwise. --csv prints the same rows as CSV (verify.sh
 writes them to RESULTS_DIR/results.csv).
+
+--check prints nothing but what is wrong, one line each, and exits 1 if
+anything is:
+  - a reference or fixed kernel on which the selftest did not pass, or a
+    regressed kernel on which it did not fail, on any boot;
+  - a boot without a verdict (skip, bail-out, timeout, panic, hang, no
+    TAP) or with a kernel splat: never a pass;
+  - a regressed kernel that does not separate from the reference kernel
+    at all (its remote % and idle % within the selftest's margins of the
+    reference's): the defect did not reproduce on this host, which is
+    said with the guest's fork rate (see README, "Slow hosts").
+Boots run with -s (figures only) are not judged.
 USAGE
 }
 
+# margin NAME: a margin of the selftest, read from its source, so the
+# harness judges separation by the same numbers as the test.
+margin() {
+	awk -v name="$1" '$1 == "#define" && $2 == name { print $3; found = 1 }
+		END { exit !found }' "$SELFTEST_SOURCE" ||
+		die "no #define $1 in $SELFTEST_SOURCE"
+}
+
 main() {
-	local setup=cgroup csv=0
+	local setup=cgroup mode=table
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -28,7 +51,9 @@ main() {
 			case "$setup" in cgroup | session) ;; *) usage_error "--setup is cgroup or session" ;; esac
 			shift 2
 			;;
-		--csv) csv=1; shift ;;
+		--csv) mode=csv; shift ;;
+		--check) mode=check; shift ;;
+		-*) usage_error "unknown option $1" ;;
 		*) break ;;
 		esac
 	done
@@ -37,8 +62,9 @@ main() {
 	if [ ! -r "$dir/runs.csv" ] || [ ! -r "$dir/verdicts.csv" ]; then
 		usage_error "$dir has no runs.csv and verdicts.csv"
 	fi
-	awk -F, -v setup="$setup" -v csv="$csv" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
-		"$dir/runs.csv" "$dir/verdicts.csv" <<'AWK'
+	awk -F, -v setup="$setup" -v mode="$mode" -v vcpus="$GUEST_VCPUS" \
+		-v remote_margin="$(margin REMOTE_MARGIN_PCT)" -v idle_margin="$(margin IDLE_MARGIN_PCT)" \
+		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$dir/runs.csv" "$dir/verdicts.csv" <<'AWK'
 		# stat(key, what): median of a column over the runs of key; sets
 		# lo[what] and hi[what].
 		function stat(key, what,   a, n, i, m) {
@@ -48,6 +74,22 @@ main() {
 			m = median(a, n)
 			lo[what] = a[1]; hi[what] = a[n]
 			return m
+		}
+		function problem(msg) {
+			print "error: " msg
+			problems++
+		}
+		# The selftest's results of one row, e.g. "3/3 pass" or
+		# "1/3 pass; 1 fail; 1 splat".
+		function summary(key,   s, t, i) {
+			s = sprintf("%d/%d pass", tests[key, "ok"], boots[key])
+			split("fail figures skip bailout timeout splat panic missing error", t, " ")
+			for (i = 1; i in t; i++)
+				if (tests[key, t[i]])
+					s = s sprintf("; %d %s", tests[key, t[i]], t[i])
+			if (tests[key, "figures"] == boots[key])
+				s = "figures only"
+			return s
 		}
 		FNR == 1 { next }
 		FILENAME ~ /runs.csv$/ && $5 == setup {
@@ -62,24 +104,58 @@ main() {
 			key = $1 SUBSEP $2 SUBSEP $3
 			if (!(key in boots)) border[++brows] = key
 			boots[key]++
-			if ($8 == "ok") passed[key]++
-			if ($8 == "skip") skipped[key]++
+			tests[key, $8]++
+			if ($8 != "ok" && $8 != "fail" && $8 != "figures")
+				problem(sprintf("%s %s %s boot %s: no verdict (%s); console: logs/%s-%s-%s-%s.log",
+					$1, $2, $3, $4, $8, $1, $2, $3, $4))
+		}
+		function check_row(key, k,   want, bad, ref, dr, di) {
+			if (tests[key, "figures"] == boots[key])
+				return
+			want = k[3] == "regressed" ? "fail" : "ok"
+			bad = tests[key, want == "ok" ? "fail" : "ok"]
+			if (!bad)
+				return
+			ref = k[1] SUBSEP k[2] SUBSEP "reference"
+			if (want == "fail" && (key in count) && (ref in count)) {
+				dr = stat(key, "remote") - stat(ref, "remote")
+				di = stat(key, "idle") - stat(ref, "idle")
+				if (dr <= remote_margin && di <= idle_margin) {
+					problem(sprintf("%s %s: not reproduced on this host: the regressed kernel's " \
+						"remote children (%.2f %%) and idle (%.2f %%) are within the selftest's " \
+						"margins (%s and %s points) of the reference kernel's (%.2f %%, %.2f %%); " \
+						"guest fork rate %.0f forks/s per vCPU (reference %.0f); the selftest " \
+						"passed it on %d of %d boots; see README, \"Slow hosts\"",
+						k[1], k[2], stat(key, "remote"), stat(key, "idle"),
+						remote_margin, idle_margin, stat(ref, "remote"), stat(ref, "idle"),
+						stat(key, "loops") / vcpus, stat(ref, "loops") / vcpus, bad, boots[key]))
+					return
+				}
+			}
+			problem(sprintf("%s %s %s: the selftest %s on %d of %d boots; it must %s on every boot",
+				k[1], k[2], k[3], want == "ok" ? "failed" : "passed", bad, boots[key],
+				want == "ok" ? "pass" : "fail"))
 		}
 		END {
-			if (csv)
+			if (mode == "csv")
 				print "arch,topology,kernel,setup,boots,passed,loops_per_s_median," \
 					"loops_per_s_min,loops_per_s_max,idle_pct_median," \
-					"remote_pct_median,loops_vs_reference"
-			else
-				printf "%-7s %-8s %-10s %-22s %7s %9s %-13s %s\n", "arch", "topology",
+					"remote_pct_median,loops_vs_reference,selftest"
+			else if (mode == "table")
+				printf "%-7s %-8s %-10s %-22s %7s %9s  %-18s %s\n", "arch", "topology",
 					"kernel", "loops/s median (range)", "idle %", "remote %",
 					"selftest", "loops/s vs reference"
 			for (r = 1; r <= brows; r++) {
 				key = border[r]
 				split(key, k, SUBSEP)
+				if (mode == "check") {
+					check_row(key, k)
+					continue
+				}
 				if (!(key in count)) {
-					if (!csv)
-						printf "%-7s %-8s %-10s %s\n", k[1], k[2], k[3], "no result"
+					if (mode == "table")
+						printf "%-7s %-8s %-10s %-22s %7s %9s  %s\n", k[1], k[2], k[3],
+							"no result", "-", "-", summary(key)
 					continue
 				}
 				loops = stat(key, "loops")
@@ -89,20 +165,19 @@ main() {
 				ratio = "-"
 				if (ref in count)
 					ratio = sprintf("%.2f", loops / stat(ref, "loops"))
-				verdict = sprintf("%d/%d pass", passed[key], boots[key])
-				if (skipped[key] == boots[key])
-					verdict = sprintf("%d/%d skip", skipped[key], boots[key])
-				if (csv)
-					printf "%s,%s,%s,%s,%d,%d,%.1f,%.1f,%.1f,%.2f,%.2f,%s\n", k[1], k[2],
-						k[3], setup, boots[key], passed[key], loops, lmin, lmax,
-						stat(key, "idle"), stat(key, "remote"), ratio
+				if (mode == "csv")
+					printf "%s,%s,%s,%s,%d,%d,%.1f,%.1f,%.1f,%.2f,%.2f,%s,%s\n", k[1], k[2],
+						k[3], setup, boots[key], tests[key, "ok"], loops, lmin, lmax,
+						stat(key, "idle"), stat(key, "remote"), ratio, summary(key)
 				else
-					printf "%-7s %-8s %-10s %-22s %7.2f %9.2f %-13s %s\n", k[1], k[2],
-						k[3], range, stat(key, "idle"), stat(key, "remote"), verdict, ratio
+					printf "%-7s %-8s %-10s %-22s %7.2f %9.2f  %-18s %s\n", k[1], k[2],
+						k[3], range, stat(key, "idle"), stat(key, "remote"), summary(key), ratio
 			}
-			if (!csv)
+			if (mode == "table")
 				printf "\nFigures of the %s setup; medians over %s.\n", setup,
 					"every run of every boot (5 runs per boot by default)"
+			if (mode == "check")
+				exit problems > 0
 		}
 AWK
 }

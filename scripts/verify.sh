@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole loop: build the reference, regressed and fixed kernels for
 # each arch, boot each under QEMU R times, interleaved, run the selftest,
-# and print the report's table.
+# print the report's table and fail when a verdict is wrong or missing.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -16,6 +16,9 @@ usage: $(basename "$0") [options]
   --topologies "T.."  x86_64 topologies (default "cores smt"; arm64: cores)
   --args "ARGS"       run fork_placement_test directly with ARGS instead of
                       through the kselftest runner
+  --append "PARAMS"   more kernel parameters for every guest
+  --icount            run guests with QEMU's -icount (see guest-boot.sh
+                      --help): for hosts too slow to show the defect
   --extra-config F    build every kernel with one more config fragment
                       (e.g. scripts/config/no-autogroup.config)
   --out DIR           results directory (default results/<timestamp>)
@@ -24,12 +27,19 @@ KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
 Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
 DIR/results.csv and DIR/table.txt (the table) and every console log under
 DIR/logs/.
+
+Exits 1, naming each row and boot, when the selftest fails on a reference
+or fixed kernel or passes on a regressed one, when a boot gives no
+verdict (skip, bail-out, timeout, panic, hang) or the kernel prints a
+splat (warning, BUG, lockdep, KASAN...), or when the regressed kernel
+does not separate from the reference at all on this host (see
+scripts/report.sh --help). Runs with --args "-s ..." give figures only.
 USAGE
 }
 
 main() {
 	local arches=$ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
-	local args="" out="" extra=() arch v b t topo_list log
+	local args="" append="" icount=() out="" extra=() arch v b t topo_list log booted verdict
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -38,6 +48,8 @@ main() {
 		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
 		--topologies) topologies=${2:-}; shift 2 || usage_error "--topologies needs a value" ;;
 		--args) args=${2:-}; shift 2 || usage_error "--args needs a value" ;;
+		--append) append=${2:-}; shift 2 || usage_error "--append needs a value" ;;
+		--icount) icount=(--icount); shift ;;
 		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
 		--extra-config) extra=(--extra-config "${2:-}"); shift 2 || usage_error "--extra-config needs a file" ;;
 		*) usage_error "unknown argument $1" ;;
@@ -68,20 +80,30 @@ main() {
 				for v in $variants; do
 					log=$out/logs/$arch-$t-$v-$b.log
 					log "boot $b/$boots: $arch $t $v"
-					if ! "$SCRIPTS_DIR/guest-boot.sh" --topology "$t" \
-						${args:+--args "$args"} "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-						"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"; then
-						echo "$arch,$t,$v,$b,missing,missing,missing,error" >>"$out/verdicts.csv"
-						continue
-					fi
+					booted=true
+					"$SCRIPTS_DIR/guest-boot.sh" --topology "$t" \
+						${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
+						"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" || booted=false
 					"$SCRIPTS_DIR/parse-console.sh" --runs "$log" "$arch" "$t" "$v" "$b" >>"$out/runs.csv"
-					"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" "$t" "$v" "$b" >>"$out/verdicts.csv"
+					verdict=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" "$t" "$v" "$b")
+					# A guest that failed but whose log reads like a verdict
+					# (QEMU died after the test, say) has none.
+					if ! $booted; then
+						case "${verdict##*,}" in ok | fail | figures) verdict=${verdict%,*},error ;; esac
+					fi
+					echo "$verdict" >>"$out/verdicts.csv"
 				done
 			done
 		done
 	done
 	"$SCRIPTS_DIR/report.sh" --csv "$out" >"$out/results.csv"
 	"$SCRIPTS_DIR/report.sh" "$out" | tee "$out/table.txt"
+	if ! "$SCRIPTS_DIR/report.sh" --check "$out" >"$out/problems.txt"; then
+		echo >&2
+		cat "$out/problems.txt" >&2
+		die "verdicts wrong or missing in $out (listed above and in $out/problems.txt)"
+	fi
+	log "every verdict as expected; results in $out"
 }
 
 main "$@"
