@@ -20,8 +20,13 @@ deps:
 verify: deps
 	scripts/verify.sh $(VERIFY_ARGS)
 
+# make check runs with Debian's default PATH, as a fresh machine's root
+# has, and under scripts/deps-trace.sh: tests/99-deps.t then checks that
+# every program and file the tests used comes from install-deps.sh.
+DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
 check: deps
-	$(PROVE) -v tests/
+	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v tests/
 
 patches: deps
 	scripts/make-series.sh

@@ -8,16 +8,17 @@ PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev ccache cpio gzip
 	xz-utils file git perl python3-ply python3-git shellcheck
 	gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm
-	linux-source-6.12 busybox-static
+	linux-source-6.12 busybox-static rsync libc6-dev-arm64-cross strace
 )
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--check]
+usage: $(basename "$0") [--help] [--check|--list]
 
 Install what is missing of: ${PACKAGES[*]}
 and enable the arm64 architecture in dpkg (for busybox-static:arm64).
-Needs root and Debian 12. --check only lists what is missing.
+Needs root and Debian 12. --check only lists what is missing; --list
+prints the packages, one a line (scripts/check-deps.sh reads them).
 USAGE
 }
 
@@ -34,6 +35,7 @@ main() {
 	case "${1:-}" in
 	-h | --help) usage; exit 0 ;;
 	--check) check=true ;;
+	--list) printf '%s\n' "${PACKAGES[@]}"; exit 0 ;;
 	"") ;;
 	*) usage_error "unknown argument $1" ;;
 	esac
