@@ -84,6 +84,18 @@ configure() {
 	echo "$key" >"$out/.fragments-sha"
 }
 
+# configure_and_make ARCH VARIANT WORKTREE OUT TARGET SUFFIX: the whole
+# build, run under the machine lock.
+configure_and_make() {
+	local arch=$1 variant=$2 wt=$3 out=$4 target=$5 suffix=$6
+	configure "$arch" "$wt" "$out"
+	log "building $arch $variant $target${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
+	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target" >>"$out/build.log" 2>&1; then
+		tail -n 20 "$out/build.log" >&2
+		die "$arch $variant build failed; full log: $out/build.log"
+	fi
+}
+
 main() {
 	EXTRA_CONFIG=
 	local target=
@@ -125,14 +137,9 @@ main() {
 		KBUILD_BUILD_TIMESTAMP=2025-02-05 KBUILD_BUILD_USER=fork-regression
 		KBUILD_BUILD_HOST=qemu ${W:+W=$W})
 	: >"$out/build.log"
-	configure "$arch" "$wt" "$out"
 	image=$(kernel_image "$arch")
-	log "building $arch $variant ${target:-$(basename "$image")}${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
-	if ! with_machine_lock make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" \
-		"${target:-$(basename "$image")}" >>"$out/build.log" 2>&1; then
-		tail -n 20 "$out/build.log" >&2
-		die "$arch $variant build failed; full log: $out/build.log"
-	fi
+	with_machine_lock configure_and_make "$arch" "$variant" "$wt" "$out" \
+		"${target:-$(basename "$image")}" "$suffix"
 	if [ -n "$target" ]; then
 		log "built $target in $out"
 		echo "$out"
