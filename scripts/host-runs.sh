@@ -17,8 +17,12 @@ build runs meanwhile). Prints one line per run and the counts; writes
 DIR/host-runs.csv and every run's output under DIR/logs/.
 
   --runs R        runs (default 30)
-  --load none|cpu none (default), or one busy loop in the root cgroup
-                  for the whole time (as stress-ng --cpu 1 would be)
+  --load none|cpu|external
+                  none (default), or one busy loop in the root cgroup for
+                  the whole time (as stress-ng --cpu 1 would be), or
+                  external: a load you run yourself meanwhile (say, kernel
+                  builds with scripts/kernel-build.sh); then the machine
+                  lock is not taken, so that your load can run
   --out DIR       results directory (default results/host-<timestamp>)
 
 Exits 1 when any run failed, bailed out or gave no verdict; a skip (the
@@ -48,7 +52,7 @@ start_hog() {
 
 runs_loop() {
 	local runs=$1 load=$2 out=$3 bin=$4 r rc verdict
-	[ "$load" = none ] || start_hog
+	[ "$load" != cpu ] || start_hog
 	echo "run,load,exit,verdict,placement,idle,throughput" >"$out/host-runs.csv"
 	for r in $(seq "$runs"); do
 		rc=0
@@ -74,7 +78,7 @@ main() {
 		esac
 	done
 	[[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs takes a positive number"
-	case "$load" in none | cpu) ;; *) usage_error "--load is none or cpu" ;; esac
+	case "$load" in none | cpu | external) ;; *) usage_error "--load is none, cpu or external" ;; esac
 	[ "$(id -u)" -eq 0 ] || die "the selftest needs root"
 	[ -n "$out" ] || out=$PROJECT_DIR/results/host-$(date +%Y%m%d-%H%M%S)
 	[ ! -e "$out/host-runs.csv" ] || usage_error "$out already holds results"
@@ -85,9 +89,14 @@ main() {
 	log "building the selftest for this host"
 	make -C "$wt/tools/testing/selftests" TARGETS=sched O="$ksft" >"$out/build.log" 2>&1 ||
 		die "selftest build failed; log: $out/build.log"
-	bin=$ksft/sched/fork_placement_test
+	bin=$ksft/kselftest/sched/fork_placement_test
+	[ -x "$bin" ] || die "no $bin after the selftest build; log: $out/build.log"
 	trap stop_hog EXIT
-	with_machine_lock runs_loop "$runs" "$load" "$out" "$bin"
+	if [ "$load" = external ]; then
+		runs_loop "$runs" "$load" "$out" "$bin"
+	else
+		with_machine_lock runs_loop "$runs" "$load" "$out" "$bin"
+	fi
 	awk -F, 'NR > 1 { n[$4]++; total++ }
 		END {
 			printf "%d runs:", total
