@@ -3,9 +3,9 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 18
 
-check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/guest/init \
+check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/.ci/run
 
 help_works() {
@@ -47,20 +47,75 @@ config_check_catches_drops() {
 }
 check "the config check lists options lost by olddefconfig, last fragment wins" config_check_catches_drops
 
-FIX=$PROJECT_DIR/tests/fixtures
+# Real console logs (tests/fixtures/console/, how each was made is in
+# its expected.csv) and the verdict each must give.
+LOGS=$PROJECT_DIR/tests/fixtures/console
 parse_runs() {
 	local rows
-	rows=$("$SCRIPTS_DIR/parse-console.sh" --runs "$FIX/console-x86_64-fixed-pass.log" x86_64 cores fixed 1)
+	rows=$("$SCRIPTS_DIR/parse-console.sh" --runs "$LOGS/x86_64-reference-pass.log" x86_64 cores reference 1)
+	echo "$rows"
 	[ "$(echo "$rows" | wc -l)" -eq 10 ] &&
-		echo "$rows" | grep -qx 'x86_64,cores,fixed,1,cgroup,1,3546.0,0.00,0.09'
+		[ "$(echo "$rows" | grep -c '^x86_64,cores,reference,1,cgroup,[1-5],[0-9.]*,[0-9.]*,[0-9.]*$')" -eq 5 ]
 }
 check "runs are parsed from a console log" parse_runs
 
-check "verdict of a passing boot" test "$("$SCRIPTS_DIR/parse-console.sh" --verdict \
-	"$FIX/console-x86_64-fixed-pass.log" x86_64 cores fixed 1)" = "x86_64,cores,fixed,1,ok,ok,ok,ok"
-check "verdict of a failing boot, test run directly" test "$("$SCRIPTS_DIR/parse-console.sh" --verdict \
-	"$FIX/console-x86_64-regressed-direct.log" x86_64 cores regressed 1)" = \
-	"x86_64,cores,regressed,1,fail,ok,fail,fail"
+verdicts_of_real_logs() {
+	local log want got bad=0
+	while IFS=, read -r log want; do
+		case "$log" in "#"* | file) continue ;; esac
+		got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$LOGS/$log" a t k 1)
+		if [ "${got#a,t,k,1,}" != "$want" ]; then
+			echo "$log: got ${got#a,t,k,1,}, want $want"
+			bad=1
+		fi
+	done <"$LOGS/expected.csv"
+	[ "$bad" -eq 0 ] && [ "$(grep -c '\.log,' "$LOGS/expected.csv")" -eq "$(find "$LOGS" -name "*.log" | wc -l)" ]
+}
+check "verdicts of real logs: pass, fail, figures, skip, bail-out, timeout, splat, panic, hang" \
+	verdicts_of_real_logs
+
+# results_dir DIR LOG-FOR-REFERENCE LOG-FOR-REGRESSED LOG-FOR-FIXED: a
+# results directory as verify.sh writes it, from real logs.
+results_dir() {
+	local d=$1 v log
+	shift
+	mkdir -p "$d"
+	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$d/runs.csv"
+	echo "arch,topology,kernel,boot,placement,idle,throughput,test" >"$d/verdicts.csv"
+	for v in reference regressed fixed; do
+		log=$LOGS/$1
+		shift
+		"$SCRIPTS_DIR/parse-console.sh" --runs "$log" x86_64 cores "$v" 1 >>"$d/runs.csv"
+		"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$v" 1 >>"$d/verdicts.csv"
+	done
+}
+check_says() {
+	local d=$TEST_TMP/check-$RANDOM want=$1
+	shift
+	results_dir "$d" "$@"
+	fails_with 1 "$want" "$SCRIPTS_DIR/report.sh" --check "$d"
+}
+check_passes() {
+	local d=$TEST_TMP/check-ok
+	results_dir "$d" x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-fixed-pass.log
+	"$SCRIPTS_DIR/report.sh" --check "$d" && [ -z "$("$SCRIPTS_DIR/report.sh" --check "$d")" ]
+}
+check "report --check: all verdicts as expected, exit 0" check_passes
+check "report --check: a fixed kernel that fails is named" check_says \
+	"^error: x86_64 cores fixed: the selftest failed on 1 of 1 boots; it must pass on every boot$" \
+	x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-regressed-fail.log
+check "report --check: a regressed kernel like the reference: not reproduced, fork rate" check_says \
+	"^error: x86_64 cores: not reproduced on this host: .* guest fork rate [0-9]* forks/s per vCPU" \
+	x86_64-reference-pass.log x86_64-fixed-pass.log x86_64-fixed-pass.log
+check "report --check: a splat is no verdict, named with its log" check_says \
+	"^error: x86_64 cores fixed boot 1: no verdict (splat); console: logs/x86_64-cores-fixed-1.log$" \
+	x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-splat.log
+figures_only() {
+	local d=$TEST_TMP/check-figures
+	results_dir "$d" x86_64-figures.log x86_64-figures.log x86_64-figures.log
+	"$SCRIPTS_DIR/report.sh" --check "$d" && "$SCRIPTS_DIR/report.sh" "$d" | grep "figures only"
+}
+check "report --check: figures only (-s) are not judged" figures_only
 
 table_from_fixtures() {
 	local d=$TEST_TMP/results
@@ -74,15 +129,15 @@ table_from_fixtures() {
 	printf '%s\n' "x86_64,cores,reference,1,ok,ok,ok,ok" \
 		"x86_64,cores,regressed,1,fail,fail,ok,fail" >>"$d/verdicts.csv"
 	"$SCRIPTS_DIR/report.sh" "$d" >"$TEST_TMP/table"
-	grep -Eq '^x86_64 +cores +reference +200 \(100-300\) +0.20 +0.30 1/1 pass +1.00$' "$TEST_TMP/table" &&
-		grep -Eq '^x86_64 +cores +regressed +150 \(150-150\) +12.00 +40.00 0/1 pass +0.75$' "$TEST_TMP/table"
+	grep -Eq '^x86_64 +cores +reference +200 \(100-300\) +0.20 +0.30  1/1 pass +1.00$' "$TEST_TMP/table" &&
+		grep -Eq '^x86_64 +cores +regressed +150 \(150-150\) +12.00 +40.00  0/1 pass; 1 fail +0.75$' "$TEST_TMP/table"
 }
 check "the table: medians, ranges, pass counts, ratio to reference" table_from_fixtures
 
 table_as_csv() {
 	"$SCRIPTS_DIR/report.sh" --csv "$TEST_TMP/results" >"$TEST_TMP/results.csv"
-	grep -qx 'x86_64,cores,reference,cgroup,1,1,200.0,100.0,300.0,0.20,0.30,1.00' "$TEST_TMP/results.csv" &&
-		grep -qx 'x86_64,cores,regressed,cgroup,1,0,150.0,150.0,150.0,12.00,40.00,0.75' "$TEST_TMP/results.csv"
+	grep -qx 'x86_64,cores,reference,cgroup,1,1,200.0,100.0,300.0,0.20,0.30,1.00,1/1 pass' "$TEST_TMP/results.csv" &&
+		grep -qx 'x86_64,cores,regressed,cgroup,1,0,150.0,150.0,150.0,12.00,40.00,0.75,0/1 pass; 1 fail' "$TEST_TMP/results.csv"
 }
 check "the table as CSV (results.csv)" table_as_csv
 

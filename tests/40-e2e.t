@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# End to end on x86_64: build the reference, regressed and fixed kernels,
-# boot each under QEMU and run the selftest the kselftest way. It must
-# fail on the regressed kernel and pass on the others. Then the
-# selftest's cleanup paths on cgroup v2, in the guest.
+# End to end: build the reference, regressed and fixed kernels for x86_64
+# (and the fixed one for arm64), boot each under QEMU and run the selftest
+# the kselftest way. It must fail on the regressed kernel and pass on the
+# others. Then the selftest's cleanup paths on cgroup v2, in the guest,
+# and the harness's own failures: panic, hang, kernel splat, and
+# verify.sh exiting non-zero on a boot without a verdict.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 16
 
 declare -A IMAGE
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -14,20 +16,26 @@ for v in reference regressed fixed; do
 	check "x86_64 $v kernel builds" build "$v"
 done
 check "x86_64 initramfs builds" "$SCRIPTS_DIR/guest-initramfs.sh" x86_64
+arm64_build() { IMAGE[arm64-fixed]=$("$SCRIPTS_DIR/kernel-build.sh" arm64 fixed); }
+check "arm64 fixed kernel builds" arm64_build
+check "arm64 initramfs builds" "$SCRIPTS_DIR/guest-initramfs.sh" arm64
 
-# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
+# verdict ARCH KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
 verdict() {
-	local log=$TEST_TMP/$1.log got
-	"$SCRIPTS_DIR/guest-boot.sh" x86_64 "${IMAGE[$1]}" \
-		"$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" "$log" || return 1
-	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$1" 1)
+	local arch=$1 kernel=$2 want=$3 log=$TEST_TMP/$1-$2.log got image
+	image=${IMAGE[$kernel]}
+	[ "$arch" = x86_64 ] || image=${IMAGE[$arch-$kernel]}
+	"$SCRIPTS_DIR/guest-boot.sh" "$arch" "$image" \
+		"$PROJECT_DIR/build/guest/$arch/initramfs.cpio.gz" "$log" || return 1
+	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" cores "$kernel" 1)
 	grep -E 'summary|ok' "$log"
 	echo "verdict: $got"
-	[ "${got##*,}" = "$2" ]
+	[ "${got##*,}" = "$want" ]
 }
-check "the selftest passes on the reference kernel" verdict reference ok
-check "the selftest fails on the regressed kernel" verdict regressed fail
-check "the selftest passes on the fixed kernel" verdict fixed ok
+check "the selftest passes on the reference kernel" verdict x86_64 reference ok
+check "the selftest fails on the regressed kernel" verdict x86_64 regressed fail
+check "the selftest passes on the fixed kernel" verdict x86_64 fixed ok
+check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok
 
 # The selftest's cleanup on cgroup v2 (the host tests cover v1).
 guest_cleanup() {
@@ -60,5 +68,27 @@ hangs() {
 		[ -f "$TEST_TMP/hang.log" ]
 }
 check "a guest that hangs: clear error after the timeout, console log kept" hangs
+
+# A real WARN() (LKDTM) after which the job still ends normally.
+splat() {
+	fails_with 1 "kernel splat: .*; console: $TEST_TMP/splat.log" "$SCRIPTS_DIR/guest-boot.sh" \
+		--job splat x86_64 "${IMAGE[fixed]}" "$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" \
+		"$TEST_TMP/splat.log" &&
+		grep -q 'WARNING: .*lkdtm' "$TEST_TMP/splat.log" && grep -q '^@@@ guest-end' "$TEST_TMP/splat.log" &&
+		[ "$("$SCRIPTS_DIR/parse-console.sh" --verdict "$TEST_TMP/splat.log" x86_64 cores fixed 1)" = \
+			"x86_64,cores,fixed,1,missing,missing,missing,splat" ]
+}
+check "a kernel splat fails the boot, whatever the job said" splat
+
+# The whole of verify.sh on one boot whose selftest skips (autogroup off):
+# no verdict is an error, named with its console log.
+verify_without_verdict() {
+	fails_with 1 "verdicts wrong or missing" "$SCRIPTS_DIR/verify.sh" --arch x86_64 \
+		--variants fixed --topologies cores --boots 1 --append noautogroup \
+		--out "$TEST_TMP/verify" &&
+		grep -q "^error: x86_64 cores fixed boot 1: no verdict (skip); console: logs/x86_64-cores-fixed-1.log$" \
+			"$TEST_TMP/fail.out"
+}
+check "verify.sh exits 1 and names the boot when a boot gives no verdict" verify_without_verdict
 
 [ "$TEST_FAILED" -eq 0 ]
