@@ -28,8 +28,8 @@ decides); a program no package owns (say,
 /usr/local/bin/X) passes when /usr/bin/X or /usr/sbin/X belongs to the
 set, since a fresh machine runs that one. Not judged: files that
 programs read when present and do without otherwise (configuration in
-/etc and /usr/lib/ssl, locale data, python's .pth files), and
-directories. Everything else is
+/etc and /usr/lib/ssl, locale data, python's .pth files and the
+_distutils_hack that setuptools' .pth loads), and directories. Everything else is
 printed with its owner and the exit status is 1.
 --verbose also prints the packages that the run used. --without PKG
 leaves PKG out of install-deps.sh's list (to show what would break).
@@ -138,7 +138,10 @@ main() {
 	awk -v own="^($PROJECT_DIR|$BUILD_DIR|/tmp)/" '
 		$1 == "x" && substr($0, 3) ~ own { next }
 		$1 == "o" && $2 ~ /^\/(usr\/)?(share\/locale|lib\/locale|lib\/ssl)\// { next }
-		$1 == "o" && $2 ~ /\.pth$/ { next }	# python scans site-packages for them
+		# python runs every .pth in site-packages at start, and setuptools
+		# installs one that loads its _distutils_hack: both are there only
+		# when some package put them there.
+		$1 == "o" && ($2 ~ /\.pth$/ || $2 ~ /\/dist-packages\/_distutils_hack\//) { next }
 		$1 == "x" || $2 ~ /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|opt)\// {
 			print $1 "\t" substr($0, 3)
 		}' "$trace" | sort -u >"$tmp/used"
