@@ -28,9 +28,10 @@ decides); a program no package owns (say,
 /usr/local/bin/X) passes when /usr/bin/X or /usr/sbin/X belongs to the
 set, since a fresh machine runs that one. Not judged: files that
 programs read when present and do without otherwise (configuration in
-/etc and /usr/lib/ssl, locale data, the NSS modules nsswitch.conf
-names, python's .pth files and the _distutils_hack that setuptools' .pth
-loads), and directories. Everything else is
+/etc and /usr/lib/ssl, locale data, python's .pth files and the
+_distutils_hack that setuptools' .pth loads), shared objects (a program's
+own come with its package's Depends; the rest are plugins loaded when
+present: NSS modules, ld's bfd-plugins), and directories. Everything else is
 printed with its owner and the exit status is 1.
 --verbose also prints the packages that the run used. --without PKG
 leaves PKG out of install-deps.sh's list (to show what would break).
@@ -143,8 +144,10 @@ main() {
 		# installs one that loads its _distutils_hack: both are there only
 		# when some package put them there.
 		$1 == "o" && ($2 ~ /\.pth$/ || $2 ~ /\/dist-packages\/_distutils_hack\//) { next }
-		# glibc loads the NSS modules /etc/nsswitch.conf names, if present.
-		$1 == "o" && $2 ~ /\/libnss_[a-z0-9]+\.so/ { next }
+		# Shared objects: those a program needs come with its package
+		# Depends; the others are plugins loaded when present (the NSS
+		# modules nsswitch.conf names, the bfd-plugins of ld, and their libs).
+		$1 == "o" && $2 ~ /\.so(\.[0-9.]+)?$/ { next }
 		$1 == "x" || $2 ~ /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|opt)\// {
 			print $1 "\t" substr($0, 3)
 		}' "$trace" | sort -u >"$tmp/used"

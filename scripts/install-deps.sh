@@ -9,6 +9,7 @@ PACKAGES=(
 	xz-utils file git perl python3-ply python3-git shellcheck
 	gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm
 	linux-source-6.12 busybox-static rsync libc6-dev-arm64-cross strace procps
+	pkgconf
 )
 
 usage() {
