@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs for one arch: static busybox, the selftest
-# installed the kselftest way (built statically from the fixed tree, which
-# carries our selftest patch), and scripts/guest/. Prints its path.
+# installed the kselftest way (built statically from the kselftest tree:
+# the base with selftests/sched/ copied in), and scripts/guest/. Prints
+# its path.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -55,9 +56,7 @@ main() {
 	dir=$BUILD_DIR/guest/$arch
 	mkdir -p "$dir"
 	busybox=$(busybox_for "$arch")
-	wt=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
-	[ -f "$wt/tools/testing/selftests/sched/fork_placement_test.c" ] ||
-		die "the fixed tree has no selftest: is patches/ complete?"
+	wt=$("$SCRIPTS_DIR/kernel-tree.sh" kselftest)
 
 	log "building the sched selftests for $arch (static)"
 	root=$dir/root.tmp
@@ -72,6 +71,11 @@ main() {
 	fi
 	file "$root/kselftest/sched/fork_placement_test" | grep -q 'statically linked' ||
 		die "fork_placement_test is not statically linked"
+	if ! "${cross}gcc" -static -O2 -Wall -pthread -o "$root/guest/phantom_attach" \
+		"$SCRIPTS_DIR/guest/phantom_attach.c" >>"$dir/selftest-build.log" 2>&1; then
+		tail -n 20 "$dir/selftest-build.log" >&2
+		die "phantom_attach build failed; log: $dir/selftest-build.log"
+	fi
 	# The kernel opens /dev/console for init before devtmpfs is mounted.
 	mknod -m 600 "$root/dev/console" c 5 1
 	cp "$busybox" "$root/bin/busybox"

@@ -10,10 +10,10 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Build fork_placement_test from selftests/sched/ (the kselftest way, from
-the fixed tree) and run it R times in a row on this machine's kernel,
-each run with its default options, holding the machine lock (no guest or
-build runs meanwhile). Prints one line per run and the counts; writes
+Build fork_placement_test from selftests/sched/ (the kselftest way, in
+the kselftest tree of scripts/kernel-tree.sh) and run it R times in a
+row on this machine's kernel, each run with its default options,
+holding the machine lock (no guest or build runs meanwhile). Prints one line per run and the counts; writes
 DIR/host-runs.csv and every run's output under DIR/logs/.
 
   --runs R        runs (default 30)
@@ -84,7 +84,7 @@ main() {
 	[ ! -e "$out/host-runs.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 
-	wt=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
+	wt=$("$SCRIPTS_DIR/kernel-tree.sh" kselftest)
 	ksft=$BUILD_DIR/host-kselftest
 	log "building the selftest for this host"
 	make -C "$wt/tools/testing/selftests" TARGETS=sched O="$ksft" >"$out/build.log" 2>&1 ||

@@ -1,14 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Make (or bring up to date) the git worktree of one kernel variant and
-# print its path. Trees are derived, never edited in place:
-#   reference  the base with upstream's revert 76f970ce51c8 (as Debian ships it)
-#   regressed  reference plus scripts/kernel/reinstate-sched_move_task-fast-path.patch
-#   fixed      regressed plus the series in patches/ (git am)
+# print its path. Trees are derived from a base commit, never edited in
+# place:
+#   reference  the base without the sched_move_task() fast path (upstream's
+#              revert 76f970ce51c8, as Debian 6.12 and mainline have it)
+#   regressed  the base with the fast path (a reproducer patch adds it)
+#   fixed      the base plus the series of patches/ made for its release
+#   kselftest  the base with selftests/sched/ of this project copied in
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# The fast path as eff6c8ce8d4d added it, and the same written for the
+# scoped_guard (sched_change, ...) form of sched_move_task() that newer
+# mainline has.
 REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
+REPRODUCER_SCOPED=$SCRIPTS_DIR/kernel/mainline/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
@@ -18,38 +25,90 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] VARIANT
 
-Print the path of the kernel worktree for VARIANT (one of: $VARIANTS),
-creating it under \$BUILD_DIR/kernels/ (default build/kernels/) first.
-VARIANT+diag is that tree plus $(basename "$DIAGNOSTICS")
-(counters in /sys/kernel/debug/fork_diag; never for merging).
+Print the path of the kernel worktree for VARIANT (one of: $VARIANTS,
+or kselftest), creating it under \$BUILD_DIR/kernels/ (default
+build/kernels/) first. VARIANT+diag is that tree plus
+$(basename "$DIAGNOSTICS") (counters in /sys/kernel/debug/fork_diag;
+never for merging).
+
+  reference   the base without the sched_move_task() fast path: as it is
+              when it has upstream's revert (Debian 6.12, mainline), else
+              with the fast path reverted
+  regressed   the base with the fast path: as it is when it has it
+              (v6.13.y), else plus the reproducer patch matching its
+              sched_move_task() (scripts/kernel/reinstate-*.patch or
+              scripts/kernel/mainline/reinstate-*.patch)
+  fixed       the series made for the base's release line: patches/V.P.y
+              when it exists (V.P from the Makefile), else patches/mainline;
+              SERIES=DIR picks one. A series that re-adds the fast path
+              itself (mainline's) goes onto the reference tree, a fix-only
+              series onto the regressed tree.
+  kselftest   the base with this project's selftests/sched/ copied in:
+              where the selftest is built from, whatever the series holds
 
 Source of the trees:
   default       Debian's linux-source-6.12 package ($DEBIAN_TARBALL),
                 extracted once into build/src/ and made a git repository.
-  KERNEL_SRC=D  the HEAD commit of your own kernel git tree D. It is cloned
-                with --shared into build/src/; D itself is never written to.
-                A tree that still has the fast path (v6.13.1, 6.12.0-20) is
-                the regressed kernel as it is; its reference reverts the fast
-                path.
+  KERNEL_SRC=D  the HEAD commit of your own kernel git repository D (a
+                work tree or a bare one). It is cloned with --shared into
+                build/src/; D itself is never written to. Files whose
+                objects D lacks (a snapshot without its largest blobs) are
+                left out of the base, with their list in its commit
+                message.
 USAGE
+}
+
+# tree_version REPO COMMIT: VERSION.PATCHLEVEL.SUBLEVEL of its Makefile.
+tree_version() {
+	git -C "$1" show "$2:Makefile" | awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3}
+		/^SUBLEVEL =/{s=$3; exit} END {print v "." p "." s}'
+}
+
+# base_without_missing_blobs REPO HEAD: print HEAD, or, when REPO lacks
+# objects of some of HEAD's files, a commit on top of HEAD without those
+# files (so that worktrees can be checked out at all).
+base_without_missing_blobs() {
+	local repo=$1 head=$2 missing tree
+	missing=$(git -C "$repo" ls-tree -r --format='%(objectname) %(path)' "$head" |
+		awk '{ print $1 }' | git -C "$repo" cat-file --batch-check |
+		awk '$2 == "missing" { print $1 }')
+	if [ -z "$missing" ]; then
+		echo "$head"
+		return
+	fi
+	git -C "$repo" ls-tree -r --format='%(objectname) %(path)' "$head" |
+		awk 'NR == FNR { gone[$1] = 1; next } ($1 in gone) { sub(/^[^ ]* /, ""); print }' \
+			<(echo "$missing") - >"$repo/.git/missing-files"
+	log "$(wc -l <"$repo/.git/missing-files") files of $head have no object in KERNEL_SRC: left out of the base"
+	GIT_INDEX_FILE=$repo/.git/base-index git -C "$repo" read-tree "$head"
+	GIT_INDEX_FILE=$repo/.git/base-index git -C "$repo" update-index --force-remove --stdin \
+		<"$repo/.git/missing-files"
+	tree=$(GIT_INDEX_FILE=$repo/.git/base-index git -C "$repo" write-tree)
+	rm -f "$repo/.git/base-index"
+	{
+		echo "Base: $head without the files KERNEL_SRC has no object for"
+		echo
+		sed 's/^/  /' "$repo/.git/missing-files"
+	} | git "${GIT_ID[@]}" -C "$repo" commit-tree "$tree" -p "$head"
 }
 
 # The git repository all worktrees of one source come from; prints its path.
 source_repo() {
 	local id repo tmp version head
 	if [ -n "${KERNEL_SRC:-}" ]; then
-		if [ ! -f "$KERNEL_SRC/kernel/sched/core.c" ] ||
-			! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}'); then
-			die "KERNEL_SRC=$KERNEL_SRC is not a kernel git tree (need kernel/sched/core.c and a HEAD commit)"
+		if ! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null) ||
+			! git -C "$KERNEL_SRC" cat-file -e "$head:kernel/sched/core.c" 2>/dev/null; then
+			die "KERNEL_SRC=$KERNEL_SRC is not a kernel git repository (need a HEAD commit with kernel/sched/core.c)"
 		fi
-		id="user-$(basename "$(cd "$KERNEL_SRC" && pwd)")-${head:0:12}"
+		id="user-v$(tree_version "$KERNEL_SRC" "$head")-${head:0:12}"
 		repo=$BUILD_DIR/src/$id
 		if [ ! -d "$repo/.git" ]; then
 			log "cloning $KERNEL_SRC ($head) into $repo (shared, read-only use)"
 			tmp=$repo.tmp.$$
 			rm -rf "$tmp"
 			git clone -q --shared --no-checkout "$KERNEL_SRC" "$tmp"
-			git -C "$tmp" tag base "$head"
+			# -f: a clone of one of our own repositories has a base tag.
+			git -C "$tmp" tag -f base "$(base_without_missing_blobs "$tmp" "$head")" >/dev/null
 			mv "$tmp" "$repo"
 		fi
 	else
@@ -75,9 +134,13 @@ source_repo() {
 			mv "$tmp" "$repo"
 		fi
 	fi
-	# Build directories live inside each worktree (see kernel-build.sh).
-	grep -qx '/out-\*/' "$repo/.git/info/exclude" 2>/dev/null ||
-		echo '/out-*/' >>"$repo/.git/info/exclude"
+	# Build directories and our stamps live inside each worktree (see
+	# kernel-build.sh and prepare_worktree).
+	local pattern
+	for pattern in '/out-*/' '/.*-stamp' '/.reverted'; do
+		grep -qxF "$pattern" "$repo/.git/info/exclude" 2>/dev/null ||
+			echo "$pattern" >>"$repo/.git/info/exclude"
+	done
 	echo "$repo"
 }
 
@@ -85,10 +148,36 @@ has_fast_path() {
 	git -C "$1" grep -q 'group = sched_get_task_group(tsk);' "$2" -- kernel/sched/core.c
 }
 
-# series_patches: the patches of our series, cover letter left out.
+# reproducer_for REPO COMMIT: the reproducer written for COMMIT's form of
+# sched_move_task().
+reproducer_for() {
+	if git -C "$1" grep -q 'scoped_guard (sched_change' "$2" -- kernel/sched/core.c; then
+		echo "$REPRODUCER_SCOPED"
+	else
+		echo "$REPRODUCER"
+	fi
+}
+
+# series_dir REPO COMMIT: the directory of the series for COMMIT's release.
+series_dir() {
+	local vp
+	if [ -n "${SERIES:-}" ]; then
+		[ -d "$SERIES" ] || die "SERIES=$SERIES is not a directory"
+		(cd "$SERIES" && pwd)
+		return
+	fi
+	vp=$(tree_version "$1" "$2")
+	vp=${vp%.*}
+	if [ -d "$PROJECT_DIR/patches/$vp.y" ]; then
+		echo "$PROJECT_DIR/patches/$vp.y"
+	else
+		echo "$PROJECT_DIR/patches/mainline"
+	fi
+}
+
+# series_patches DIR: the patches of a series, cover letter left out.
 series_patches() {
-	find "$PROJECT_DIR/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
-		! -name '0000-*' | sort
+	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
 }
 
 # prepare_worktree REPO VARIANT PARENT STAMP APPLY...: check out PARENT in
@@ -108,7 +197,7 @@ prepare_worktree() {
 	if [ "$(cat "$wt/.variant-stamp" 2>/dev/null)" != "$stamp" ]; then
 		log "preparing the $variant tree in $wt"
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git "${GIT_ID[@]}" -C "$wt" checkout -q --detach "$parent"
+		git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent"
 		if [ $# -gt 0 ] && ! git "${GIT_ID[@]}" -C "$wt" am -q "$@" >"$wt.am.log" 2>&1; then
 			git -C "$wt" am --abort >/dev/null 2>&1 || true
 			git "${GIT_ID[@]}" -C "$wt" checkout -q --detach "$parent"
@@ -120,10 +209,30 @@ prepare_worktree() {
 	echo "$wt"
 }
 
+# commit_in_worktree WT PARENT STAMP MESSAGE CMD...: check out PARENT in
+# WT, run CMD there and commit what it changed, unless STAMP says that
+# was done already.
+commit_in_worktree() {
+	local wt=$1 parent=$2 stamp=$3 message=$4
+	shift 4
+	[ "$(cat "$wt/.commit-stamp" 2>/dev/null)" != "$stamp" ] || return 0
+	rm -f "$wt/.commit-stamp"
+	git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent" || return 1
+	(cd "$wt" && "$@") || return 1
+	git -C "$wt" add -A . || return 1
+	git "${GIT_ID[@]}" -C "$wt" commit -q -m "$message" || return 1
+	echo "$stamp" >"$wt/.commit-stamp"
+}
+
+copy_selftest() {
+	cp -r "$PROJECT_DIR/selftests/sched/." tools/testing/selftests/sched/
+}
+
 variant_tree() {
-	local variant=$1 repo base wt parent stamp patches=()
+	local variant=$1 repo base wt parent stamp reproducer dir patches=()
 	repo=$(source_repo)
 	base=$(git -C "$repo" rev-parse 'refs/tags/base^{commit}')
+	reproducer=$(reproducer_for "$repo" "$base")
 	case "$variant" in
 	*+diag)
 		wt=$(variant_tree "${variant%+diag}")
@@ -136,13 +245,12 @@ variant_tree() {
 			# Revert the fast path with our reproducer, backwards and
 			# with one line of context, so v6.13's scx_move_task() and
 			# missing for_autogroup argument do not get in the way.
-			wt=$(prepare_worktree "$repo" reference "$base" "$base-revert" )
-			if [ ! -f "$wt/.reverted" ]; then
-				git -C "$wt" apply -R -C1 "$REPRODUCER" ||
-					die "cannot revert the fast path in $(git -C "$repo" log -1 --format='%h' "$base")"
-				git "${GIT_ID[@]}" -C "$wt" commit -q -a -m "Revert the sched_move_task() fast path (as 76f970ce51c8)"
-				touch "$wt/.reverted"
-			fi
+			stamp="$base-revert-$(sha256sum <"$reproducer" | cut -c1-16)"
+			wt=$(prepare_worktree "$repo" reference "$base" "$stamp")
+			commit_in_worktree "$wt" "$base" "$stamp" \
+				"Revert the sched_move_task() fast path (as 76f970ce51c8)" \
+				git apply -R -C1 "$reproducer" ||
+				die "cannot revert the fast path in $(git -C "$repo" log -1 --format='%h' "$base")"
 			echo "$wt"
 		else
 			prepare_worktree "$repo" reference "$base" "$base"
@@ -152,17 +260,35 @@ variant_tree() {
 		if has_fast_path "$repo" "$base"; then
 			prepare_worktree "$repo" regressed "$base" "$base"
 		else
-			stamp="$base-$(sha256sum <"$REPRODUCER" | cut -c1-16)"
-			prepare_worktree "$repo" regressed "$base" "$stamp" "$REPRODUCER"
+			stamp="$base-$(sha256sum <"$reproducer" | cut -c1-16)"
+			prepare_worktree "$repo" regressed "$base" "$stamp" "$reproducer"
 		fi
 		;;
 	fixed)
-		wt=$(variant_tree regressed)
+		dir=$(series_dir "$repo" "$base")
+		mapfile -t patches < <(series_patches "$dir")
+		[ ${#patches[@]} -gt 0 ] || die "${dir#"$PROJECT_DIR"/} holds no series"
+		if grep -q '^+.*group = sched_get_task_group(tsk);' "${patches[@]}"; then
+			has_fast_path "$repo" "$base" &&
+				die "${dir#"$PROJECT_DIR"/} adds the fast path, which $(tree_version "$repo" "$base") has already: set SERIES"
+			wt=$(variant_tree reference)
+		else
+			wt=$(variant_tree regressed)
+		fi
 		parent=$(git -C "$wt" rev-parse HEAD)
-		mapfile -t patches < <(series_patches)
-		stamp="$parent-$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-16)"
-		[ ${#patches[@]} -gt 0 ] || log "patches/ holds no series yet: fixed equals regressed"
-		prepare_worktree "$repo" fixed "$parent" "$stamp" "${patches[@]}"
+		stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
+		wt=$(prepare_worktree "$repo" fixed "$parent" "$stamp" "${patches[@]}")
+		# Which series it is, for make-series.sh and the reports.
+		echo "${dir#"$PROJECT_DIR"/}" >"$wt.series"
+		echo "$wt"
+		;;
+	kselftest)
+		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore |
+			sha256sum | cut -c1-16)"
+		wt=$(prepare_worktree "$repo" kselftest "$base" "$stamp")
+		commit_in_worktree "$wt" "$base" "$stamp" "selftests/sched: this project's selftests/sched/" \
+			copy_selftest || die "cannot copy selftests/sched/ into $wt"
+		echo "$wt"
 		;;
 	esac
 }
@@ -173,7 +299,7 @@ main() {
 	"") usage >&2; exit 2 ;;
 	esac
 	[ $# -eq 1 ] || usage_error "one variant expected, got: $*"
-	check_variant "$1"
+	[ "$1" = kselftest ] || check_variant "$1"
 	need_cmds git tar sha256sum
 	variant_tree "$1"
 }
