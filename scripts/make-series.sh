@@ -1,73 +1,102 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Regenerate patches/ with the submitter's own git identity: the fix
-# patches already in patches/ are applied onto the regressed tree, the
-# selftest commit is made from selftests/sched/, every commit is
-# re-authored and signed off by `git config user.name/user.email`, and
-# git format-patch writes the series with its cover letter.
+# Regenerate one series of patches/ with the submitter's own git
+# identity: its patches are applied where scripts/kernel-tree.sh puts
+# them for the fixed kernel, the selftest files are refreshed from
+# selftests/sched/, every commit is re-authored and signed off by
+# `git config user.name/user.email`, checked with checkpatch.pl --strict,
+# and git format-patch writes the series with its cover letter.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SERIES_DIR=$SCRIPTS_DIR/series
-
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--fix PATCH...]
+usage: $(basename "$0") [--help] [--base-commit ID] [DIR]
 
-Rewrite patches/ from:
-  - the fix patches (those not touching tools/testing/selftests/) now in
-    patches/, or the PATCH files given with --fix;
-  - selftests/sched/, copied to tools/testing/selftests/sched/ with the
-    message in scripts/series/selftest.msg;
-  - scripts/series/cover-letter.txt (first line: subject).
-Author and Signed-off-by come from your git identity (git config
-user.name and user.email); it must be set.
+Rewrite the series in DIR (default: the series the fixed kernel of the
+current source takes, see scripts/kernel-tree.sh --help: patches/6.12.y
+for Debian's 6.12 tree; KERNEL_SRC=/path/to/linux for the others, e.g.
+KERNEL_SRC=<a v7.1.5 tree> for patches/mainline).
+
+  - each patch is applied with git am onto the tree as it is (the series
+    is for that tree; kernel-tree.sh's fixed tree, built first, shows it
+    also applies where make verify measures it), re-authored and signed
+    off with your git identity (git
+    config user.name and user.email, which must be set); other tags stay;
+  - a patch that adds tools/testing/selftests/sched/fork_placement_test.c
+    gets that file and settings from selftests/sched/;
+  - subject prefix, subject and text of the cover letter are kept from
+    DIR/0000-cover-letter.patch; shortlog, diffstat and recipients
+    (scripts/get_maintainer.pl, plus the reporters) are made anew;
+  - base-commit: the upstream commit the tree is, given with
+    --base-commit (a tree without history cannot tell), else the line
+    already in the cover letter, else none.
+
+Stops, and leaves DIR alone, when a patch does not apply or checkpatch.pl
+--strict reports anything but UNKNOWN_COMMIT_ID.
 USAGE
 }
 
+# The selftest files that are wholly ours; the Makefile, config and
+# .gitignore hunks are written against each tree's own files.
+OWN_SELFTEST_FILES="fork_placement_test.c settings"
+
 main() {
-	local fixes=() name email wt base p f tmp
+	local dir="" base_commit="" name email fixed parent n wt tmp p f cover prefix ignore
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
-		--fix)
-			shift
-			[ $# -gt 0 ] || usage_error "--fix needs patch files"
-			for p in "$@"; do [ -f "$p" ] || usage_error "no such patch: $p"; done
-			fixes=("$@")
-			break
+		--base-commit)
+			base_commit=${2:-}
+			shift 2 || usage_error "--base-commit needs a commit id"
+			[[ "$base_commit" =~ ^[0-9a-f]{40}$ ]] || usage_error "--base-commit takes a full 40-digit commit id"
 			;;
-		*) usage_error "unknown argument $1" ;;
+		-*) usage_error "unknown option $1" ;;
+		*)
+			[ -z "$dir" ] || usage_error "one series directory expected"
+			[ -d "$1" ] || usage_error "no such directory: $1"
+			dir=$(cd "$1" && pwd)
+			shift
+			;;
 		esac
 	done
 	if ! name=$(git -C "$PROJECT_DIR" config user.name) ||
 		! email=$(git -C "$PROJECT_DIR" config user.email); then
 		die "set your git identity (git config user.name / user.email): it signs the series"
 	fi
-	if [ ${#fixes[@]} -eq 0 ]; then
-		for p in "$PROJECT_DIR"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
-			[ -f "$p" ] || continue
-			case "$(basename "$p")" in 0000-*) continue ;; esac
-			grep -q '^diff --git a/tools/testing/selftests/' "$p" || fixes+=("$p")
-		done
-	fi
+
+	# kernel-tree.sh knows which series the current source takes, and
+	# its fixed tree shows that the series applies where make verify
+	# measures it. The series itself is made on the tree as it is (its
+	# base tag): the tree it is for.
+	fixed=$(SERIES=$dir "$SCRIPTS_DIR/kernel-tree.sh" fixed)
+	[ -n "$dir" ] || dir=$PROJECT_DIR/$(cat "$fixed.series")
+	mapfile -t patches < <(find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+	n=${#patches[@]}
+	parent=$(git -C "$fixed" rev-parse 'refs/tags/base^{commit}')
+	cover=$dir/0000-cover-letter.patch
+	[ -f "$cover" ] || die "$cover is missing: it holds the cover letter's subject and text"
+
 	SERIES_TMP=$(mktemp -d)
 	tmp=$SERIES_TMP
-	trap 'rm -rf "$SERIES_TMP"' EXIT
-	cp "${fixes[@]}" "$tmp/" 2>/dev/null || true
-
-	base=$(git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" rev-parse HEAD)
-	wt=$BUILD_DIR/series-worktree
-	git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-	git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" worktree prune
-	git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" worktree add -q --detach "$wt" "$base"
+	wt=$tmp/worktree
+	SERIES_REPO=$fixed
+	trap 'git -C "$SERIES_REPO" worktree remove --force "$SERIES_TMP/worktree" >/dev/null 2>&1 || true
+		rm -rf "$SERIES_TMP"' EXIT
+	git -C "$fixed" worktree add -q --detach "$wt" "$parent"
 
 	export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 	export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
-	for p in "$tmp"/*.patch; do
-		[ -f "$p" ] || continue
+	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
-		git -C "$wt" am -q "$p" || die "$(basename "$p") does not apply onto the regressed tree"
+		git -C "$wt" am -q "$p" || die "$(basename "$p") does not apply onto $(git -C "$wt" log -1 --format='%h ("%s")' "$parent")"
+		if git -C "$wt" show --name-only --diff-filter=A --format= HEAD |
+			grep -qx 'tools/testing/selftests/sched/fork_placement_test.c'; then
+			for f in $OWN_SELFTEST_FILES; do
+				cp "$PROJECT_DIR/selftests/sched/$f" "$wt/tools/testing/selftests/sched/$f"
+			done
+			git -C "$wt" add tools/testing/selftests/sched
+		fi
 		# Re-author and sign with the submitter's identity only; the
 		# sign-off goes where maintainer-tip.rst orders it: after
 		# Fixes/Reported-by/Closes/Suggested-by, before Link and the rest.
@@ -75,28 +104,47 @@ main() {
 			sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
 		git -C "$wt" commit -q --amend --reset-author --cleanup=verbatim -F "$tmp/msg"
 	done
-	for f in "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore; do
-		cp "$f" "$wt/tools/testing/selftests/sched/"
-	done
-	git -C "$wt" apply "$PROJECT_DIR/MAINTAINERS-snippet" ||
-		die "MAINTAINERS-snippet does not apply"
-	git -C "$wt" add -f tools/testing/selftests/sched MAINTAINERS
-	git -C "$wt" commit -q -s -F "$SERIES_DIR/selftest.msg"
 
-	# Debian's tree has no upstream history, so commit ids cannot be
-	# looked up there: UNKNOWN_COMMIT_ID is the one check left out.
-	# spdxcheck.py wants Debian's python3 (python3-ply, python3-git).
-	(cd "$wt" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID \
-		-g "$base..HEAD") ||
+	# Trees without upstream history cannot look commit ids up:
+	# UNKNOWN_COMMIT_ID is left out. spdxcheck.py wants
+	# Debian's python3 (python3-ply, python3-git).
+	ignore=UNKNOWN_COMMIT_ID
+	# The MAINTAINERS patch of a series covers the files another of its
+	# patches adds; checkpatch.pl cannot see that from the one patch.
+	[ -z "$(git -C "$wt" log --format=%h "$parent..HEAD" -- MAINTAINERS)" ] ||
+		ignore=$ignore,FILE_PATH_CHANGES
+	(cd "$wt" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --ignore "$ignore" \
+		-g "$parent..HEAD") ||
 		die "checkpatch.pl --strict complains; fix the patches first"
-	rm -f "$PROJECT_DIR"/patches/*.patch
-	mkdir -p "$PROJECT_DIR/patches"
-	git -C "$wt" format-patch -q --cover-letter --base="$base" --no-signature \
-		-o "$PROJECT_DIR/patches" "$base..HEAD" >/dev/null
-	fill_cover_letter "$wt" "$base" "$PROJECT_DIR"/patches/0000-cover-letter.patch
-	git -C "$("$SCRIPTS_DIR/kernel-tree.sh" regressed)" worktree remove --force "$wt"
-	set -- "$PROJECT_DIR"/patches/*.patch
-	log "wrote $# files to patches/"
+
+	prefix=$(cover_subject "$cover" | sed -n 's/^\[\(.*\) 0\/[0-9]*\] .*/\1/p')
+	[ -n "$prefix" ] || die "no [PREFIX 0/N] subject in $cover"
+	[ -n "$base_commit" ] || base_commit=$(sed -n 's/^base-commit: //p' "$cover")
+	mkdir "$tmp/out"
+	git -C "$wt" format-patch -q --cover-letter --subject-prefix="$prefix" \
+		${base_commit:+--base="$parent"} --no-signature -o "$tmp/out" "$parent..HEAD" >/dev/null
+	fill_cover_letter "$wt" "$parent" "$cover" "$tmp/out/0000-cover-letter.patch"
+	[ -z "$base_commit" ] ||
+		sed -i "s/^base-commit: .*/base-commit: $base_commit/" "$tmp/out/0000-cover-letter.patch"
+	rm -f "$dir"/*.patch
+	cp "$tmp/out"/*.patch "$dir/"
+	log "wrote $((n + 1)) files to ${dir#"$PROJECT_DIR"/}/"
+}
+
+# cover_subject FILE: the cover letter's Subject: header, unfolded.
+cover_subject() {
+	awk '/^Subject: / { s = substr($0, 10); more = 1; next }
+		more && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+		{ more = 0 }
+		END { print s }' "$1"
+}
+
+# cover_text FILE: what the cover letter says between its headers and the
+# shortlog.
+cover_text() {
+	awk 'body && /^[^ ].* \([0-9]+\):$/ { exit }
+		body { print; next }
+		/^$/ { body = 1 }' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
 # sign_off LINE: put LINE into the message on stdin, before the first
@@ -117,24 +165,26 @@ sign_off() {
 		}'
 }
 
-# fill_cover_letter WORKTREE BASE FILE: subject and body from
-# scripts/series/cover-letter.txt, recipients from get_maintainer.pl.
+# fill_cover_letter WORKTREE BASE OLD NEW: subject and text of the cover
+# letter OLD into NEW, recipients from get_maintainer.pl and the
+# series' Reported-by: lines.
 fill_cover_letter() {
-	local wt=$1 base=$2 cover=$3 subject body recipients reporters
-	subject=$(head -n 1 "$SERIES_DIR/cover-letter.txt")
-	body=$(tail -n +3 "$SERIES_DIR/cover-letter.txt")
+	local wt=$1 base=$2 old=$3 new=$4 subject body recipients reporters
+	subject=$(cover_subject "$old" | sed 's/^\[[^]]*\] //')
+	body=$(cover_text "$old")
 	recipients=$(cd "$wt" && git format-patch --stdout "$base..HEAD" |
 		scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback 2>/dev/null |
 		awk 'NR == 1 { printf "To: %s\n", $0; next } { printf "Cc: %s\n", $0 }')
-	# The reporters hear of the fix too.
-	reporters=$(grep -h '^Reported-by: ' "$PROJECT_DIR"/patches/0*.patch |
-		sort -u | sed 's/^Reported-by: /Cc: /')
+	# The reporters, and whoever the patches Cc, hear of the series too.
+	reporters=$(git -C "$wt" log --format=%B "$base..HEAD" |
+		sed -n 's/^\(Reported-by\|Cc\): /Cc: /p' | sort -u)
 	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
+	recipients=$(echo "$recipients" | awk '!seen[$0]++')
 	SUBJECT=$subject BODY=$body RECIPIENTS=$recipients perl -0pi -e '
 		s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJECT}/;
 		s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/;
 		s/^(Subject: .*\n)/$ENV{RECIPIENTS}\n$1/m if $ENV{RECIPIENTS};
-	' "$cover"
+	' "$new"
 }
 
 main "$@"

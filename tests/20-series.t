@@ -1,75 +1,128 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The series in patches/: tags, git am onto the regressed tree,
-# checkpatch.pl --strict, and the selftest in it equal to selftests/.
+# The series in patches/: tags, cover letters, checkpatch.pl --strict,
+# git am of the Debian-based series onto Debian's tree, the selftest and
+# MAINTAINERS hunk of the mainline series, and how kernel-tree.sh picks
+# a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 12
 
 PATCHES=$PROJECT_DIR/patches
-fix_patches() { grep -L '^diff --git a/tools/testing/selftests/' "$PATCHES"/0*.patch | grep -v /0000-; }
+REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
+series_dirs() { find "$PATCHES" -mindepth 1 -maxdepth 1 -type d | sort; }
+patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort; }
 
-has_tags() {
-	local p
-	[ -n "$(fix_patches)" ] || { echo "no fix patch in patches/"; return 1; }
-	for p in $(fix_patches); do
-		if ! grep -q '^Fixes: eff6c8ce8d4d ("sched/core: Reduce cost of sched_move_task when config autogroup")$' "$p" ||
-			! grep -q '^Reported-by: Hagar Hemdan <hagarhem@amazon.com>$' "$p" ||
-			! grep -q '^Closes: https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com$' "$p" ||
-			! grep -q '^Signed-off-by: ' "$p"; then
-			echo "tags missing in $p"
+three_series() {
+	local d
+	for d in 6.12.y 6.13.y mainline; do
+		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
+	done
+	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
+		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
+}
+check "patches/ holds the 6.12.y, 6.13.y and mainline series and nothing loose" three_series
+
+# The PELT fix predates eff6c8ce8d4d and the report is closed by the
+# revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
+# the patch the report is about. Every patch is signed off.
+pelt_fix_tags() {
+	local d p
+	for d in $(series_dirs); do
+		for p in $(patches_of "$d"); do
+			grep -q '^Signed-off-by: ' "$p" || { echo "no Signed-off-by: in $p"; return 1; }
+			if grep -q '^Fixes: eff6c8ce8d4d' "$p" || grep -q '^Closes: ' "$p"; then
+				echo "Fixes: eff6c8ce8d4d or Closes: in $p"
+				return 1
+			fi
+			case "$p" in
+			*/*-sched-fair-*)
+				grep -q "^Link: $REPORT\( # .*\)\?$" "$p" || { echo "no Link: to the report in $p"; return 1; }
+				;;
+			esac
+		done
+	done
+}
+check "tags: no Fixes: eff6c8ce8d4d or Closes:, Link: to the report, Signed-off-by:" pelt_fix_tags
+
+cover_letters() {
+	local d c
+	for d in $(series_dirs); do
+		c=$d/0000-cover-letter.patch
+		if ! grep -q '^To: ' "$c" || grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$c" ||
+			! grep -q '^Notes for the submitter:' "$c"; then
+			echo "incomplete cover letter $c"
 			return 1
 		fi
 	done
+	grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/mainline/0000-cover-letter.patch"
 }
-check "fix patches carry Fixes:, Reported-by:, Closes:, Signed-off-by:" has_tags
-
-cover_letter() {
-	local c=$PATCHES/0000-cover-letter.patch
-	grep -q '^base-commit: [0-9a-f]\{40\}$' "$c" && grep -q '^To: ' "$c" &&
-		! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$c"
-}
-check "cover letter: subject, text, recipients, base-commit" cover_letter
+check "cover letters: subject, text, submitter notes, recipients; mainline base-commit" cover_letters
 
 FIXED=""
-applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed); }
-check "the series applies with git am onto the regressed tree" applies
+applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed) && [ "$(cat "$FIXED.series")" = patches/6.12.y ]; }
+check "Debian's 6.12 tree takes patches/6.12.y, and it applies with git am" applies
+
+# The stable series is for 6.12.y as it is (with the revert), not only
+# for the regressed tree make verify measures it on.
+applies_as_is() {
+	local wt=$TEST_TMP/as-is patches rc
+	mapfile -t patches < <(patches_of "$PATCHES/6.12.y")
+	git -C "$FIXED" worktree add -q --detach "$wt" 'refs/tags/base^{commit}' &&
+		git -C "$wt" -c user.name=t -c user.email=t@t am -q "${patches[@]}"
+	rc=$?
+	git -C "$FIXED" worktree remove --force "$wt"
+	return "$rc"
+}
+check "patches/6.12.y applies with git am onto Debian's 6.12.117 as it is" applies_as_is
 
 checkpatch_clean() {
-	local p
-	for p in "$PATCHES"/0*.patch; do
-		case "$p" in */0000-*) continue ;; esac
-		# Debian's tree has no upstream history to look commit ids up in.
-		(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
-			--ignore UNKNOWN_COMMIT_ID "$p") || return 1
+	local d p ignore
+	for d in $(series_dirs); do
+		# No upstream history to look commit ids up in. A series whose
+		# MAINTAINERS patch covers the files another patch adds cannot
+		# show checkpatch that patch: FILE_PATH_CHANGES is then moot.
+		ignore=UNKNOWN_COMMIT_ID
+		! grep -q '^diff --git a/MAINTAINERS ' "$d"/0*.patch || ignore=$ignore,FILE_PATH_CHANGES
+		for p in $(patches_of "$d"); do
+			(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
+				--ignore "$ignore" "$p") || { echo "in $p"; return 1; }
+		done
 	done
 }
-check "checkpatch.pl --strict is clean" checkpatch_clean
+check "checkpatch.pl --strict is clean on every series" checkpatch_clean
 
-selftest_in_series() {
-	local f
-	for f in "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore; do
-		cmp "$f" "$FIXED/tools/testing/selftests/sched/$(basename "$f")" || return 1
+# The mainline series carries the selftest as it is in selftests/sched/.
+selftest_in_mainline_series() {
+	local f out=$TEST_TMP/selftest-patch
+	mkdir -p "$out"
+	git -C "$out" init -q
+	git -C "$out" apply --include='tools/testing/selftests/sched/fork_placement_test.c' \
+		--include='tools/testing/selftests/sched/settings' "$PATCHES"/mainline/*-selftests-sched-Add-*.patch
+	for f in fork_placement_test.c settings; do
+		cmp "$PROJECT_DIR/selftests/sched/$f" "$out/tools/testing/selftests/sched/$f" || return 1
 	done
 }
-check "the selftest files in the series equal selftests/sched/" selftest_in_series
+check "the mainline selftest patch holds selftests/sched/ as it is" selftest_in_mainline_series
 
-check "MAINTAINERS-snippet is in the series" \
-	grep -qx 'F:	tools/testing/selftests/sched/' "$FIXED/MAINTAINERS"
+snippet_in_series() {
+	diff <(sed -n '/^diff --git/,$p' "$PROJECT_DIR/MAINTAINERS-snippet") \
+		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/mainline/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
+}
+check "MAINTAINERS-snippet is the hunk of the mainline MAINTAINERS patch" snippet_in_series
 
 broken_series() {
 	local proj=$TEST_TMP/project
-	mkdir -p "$proj/patches"
+	mkdir -p "$proj/patches/6.12.y"
 	cp -r "$SCRIPTS_DIR" "$proj/"
-	sed 's/^-	if (group == tsk->sched_task_group)$/-	if (nothing_like_this)/' \
-		"$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch" \
-		>"$proj/patches/0001-broken.patch"
-	sed -i 's/^+	if (group == tsk->sched_task_group)$/+	if (nothing_like_this)/; s/^-	struct rq \*rq;$/-	struct rq *does_not_exist;/' \
-		"$proj/patches/0001-broken.patch"
+	# The first line the fix takes out is one no tree has.
+	sed '0,/^-\t/s/^-\t/-\tno_such_line_/' "$PATCHES"/6.12.y/0001-*.patch \
+		>"$proj/patches/6.12.y/0001-broken.patch"
 	BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$(git -C "$FIXED" rev-parse --path-format=absolute --git-common-dir)/.. \
-		fails_with 1 "does not apply onto fixed's base" "$proj/scripts/kernel-tree.sh" fixed
+		fails_with 1 "patches/6.12.y/0001-broken.patch does not apply onto fixed's base" \
+		"$proj/scripts/kernel-tree.sh" fixed
 }
-check "a series that does not apply names the base it expects" broken_series
+check "a series that does not apply names itself and the base it expects" broken_series
 
 # A user's tree that still has the fast path (like v6.13.1) is the
 # regressed kernel as it is; its reference must revert the fast path to
@@ -85,5 +138,43 @@ user_tree_with_fast_path() {
 }
 check "KERNEL_SRC with the fast path: reference reverts it exactly, user tree untouched" \
 	user_tree_with_fast_path
+
+# A small stand-in for a user's tree: Debian's core.c in a repository
+# whose Makefile says VERSION.PATCHLEVEL, with one file whose object is
+# gone (as in snapshots that lack their largest files).
+fake_tree() {
+	local dir=$1 version=$2 patchlevel=$3 blob
+	mkdir -p "$dir/kernel/sched" "$dir/drivers/big"
+	cp "$("$SCRIPTS_DIR/kernel-tree.sh" reference)/kernel/sched/core.c" "$dir/kernel/sched/core.c"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 5\n' "$version" "$patchlevel" >"$dir/Makefile"
+	echo "a blob this repository lacks" >"$dir/drivers/big/regs.h"
+	git -C "$dir" init -q
+	git -C "$dir" add -A
+	git -C "$dir" -c user.name=t -c user.email=t@t commit -q -m "v$version.$patchlevel.5"
+	blob=$(git -C "$dir" rev-parse HEAD:drivers/big/regs.h)
+	rm "$dir/.git/objects/${blob:0:2}/${blob:2}"
+}
+
+missing_blobs() {
+	local user=$TEST_TMP/snapshot wt
+	fake_tree "$user" 7 1
+	wt=$(BUILD_DIR=$TEST_TMP/build-snapshot KERNEL_SRC=$user "$SCRIPTS_DIR/kernel-tree.sh" reference) &&
+		[ -f "$wt/kernel/sched/core.c" ] && [ ! -e "$wt/drivers/big/regs.h" ] &&
+		git -C "$wt" log -1 --format=%B | grep -qx '  drivers/big/regs.h'
+}
+check "KERNEL_SRC lacking objects: the base leaves those files out and says which" missing_blobs
+
+# kernel-tree.sh picks patches/V.P.y by the Makefile, else mainline; a
+# series that does not fit says so by name.
+picks_series() {
+	local t v p want
+	for t in "6 12 patches/6.12.y/" "7 1 patches/mainline/" "6 13 patches/6.13.y/"; do
+		read -r v p want <<<"$t"
+		fake_tree "$TEST_TMP/v$v.$p" "$v" "$p"
+		BUILD_DIR=$TEST_TMP/build-v$v.$p KERNEL_SRC=$TEST_TMP/v$v.$p \
+			fails_with 1 "$want" "$SCRIPTS_DIR/kernel-tree.sh" fixed || return 1
+	done
+}
+check "the fixed tree takes patches/V.P.y when it exists, else patches/mainline" picks_series
 
 [ "$TEST_FAILED" -eq 0 ]
