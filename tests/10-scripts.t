@@ -27,7 +27,7 @@ check "unknown topology is refused" \
 not_a_tree() {
 	mkdir -p "$TEST_TMP/notlinux"
 	BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$TEST_TMP/notlinux \
-		fails_with 1 "is not a kernel git tree" "$SCRIPTS_DIR/kernel-tree.sh" reference &&
+		fails_with 1 "is not a kernel git repository" "$SCRIPTS_DIR/kernel-tree.sh" reference &&
 		[ ! -e "$TEST_TMP/build/src" ]
 }
 check "KERNEL_SRC that is not a kernel git tree is refused, nothing written" not_a_tree

@@ -6,12 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 plan 11
 
-FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
+KSELFTEST_TREE=$("$SCRIPTS_DIR/kernel-tree.sh" kselftest)
 KSFT=$TEST_TMP/kselftest
 BIN=$KSFT/kselftest/sched/fork_placement_test
 
 check "builds with make -C tools/testing/selftests TARGETS=sched" \
-	make -C "$FIXED/tools/testing/selftests" TARGETS=sched O="$KSFT"
+	make -C "$KSELFTEST_TREE/tools/testing/selftests" TARGETS=sched O="$KSFT"
 
 help_works() { "$BIN" -h | grep -q '^usage:'; }
 check "-h prints usage and exits 0" help_works
@@ -102,7 +102,7 @@ fi
 # stable names in valid TAP, and leave nothing behind.
 run_tests() {
 	local out=$TEST_TMP/run_tests.out
-	make -C "$FIXED/tools/testing/selftests" TARGETS=sched O="$KSFT" run_tests \
+	make -C "$KSELFTEST_TREE/tools/testing/selftests" TARGETS=sched O="$KSFT" run_tests \
 		>"$out" 2>&1 || true
 	grep 'fork_placement_test\|parity' "$out"
 	grep -Eq '^(not )?ok [0-9]+ selftests: sched: fork_placement_test( # SKIP)?$' "$out" &&
