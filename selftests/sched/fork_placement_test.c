@@ -30,10 +30,13 @@
  * control, so one kernel is enough to tell.
  *
  * Setups alternate over several rounds so that drift hits both alike; the
- * verdicts compare medians. The margins sit between what 10 boots each of
+ * verdicts compare medians. The margins sit between what 20 boots each of
  * 2-vCPU QEMU guests (x86_64 and arm64) showed for kernels without the
- * defect (remote and idle differences of at most 0.1 and 0.2 points) and
- * with it (at least 15 and 3 points).
+ * defect (remote and idle differences of at most 0.5 and 0.3 points) and
+ * with it (at least 7 and 2 points). A burst of other work on the machine
+ * can push a few rounds' remote share up by several points in either
+ * setup; so placement, like throughput, fails only when every cgroup
+ * round is worse than every session round as well.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,13 +58,17 @@
 
 #include "../kselftest.h"
 
-/* Setup minus control, in percentage points: more fails. */
+/*
+ * Setup minus control, in percentage points: more fails; for placement,
+ * only when every cgroup round also had more remote children than every
+ * session round. With five rounds such a complete separation happens by
+ * chance once in 252 runs.
+ */
 #define REMOTE_MARGIN_PCT	2.5
 #define IDLE_MARGIN_PCT		1.0
 /*
  * Throughput: fails only when every cgroup run is slower than every
- * session run and the medians differ by more than this fraction. With
- * five rounds a complete separation happens by chance once in 252 runs.
+ * session run and the medians differ by more than this fraction.
  */
 #define THROUGHPUT_MARGIN	0.05
 #define MIN_THROUGHPUT_ROUNDS	5
@@ -728,11 +735,14 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	/* Values go in diagnostics; test names stay the same on every run. */
-	ksft_print_msg("remote children %.2f %% (cgroup) vs %.2f %% (session), %s %.1f points\n",
+	separated = min_of(remote[SETUP_CGROUP], opt.rounds) >
+		    max_of(remote[SETUP_SESSION], opt.rounds);
+	ksft_print_msg("remote children %.2f %% (cgroup) vs %.2f %% (session), %s %.1f points%s\n",
 		       med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION],
-		       "margin", REMOTE_MARGIN_PCT);
-	ksft_test_result(med_remote[SETUP_CGROUP] <=
-			 med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT,
+		       "margin", REMOTE_MARGIN_PCT,
+		       separated ? ", every cgroup run more remote" : "");
+	ksft_test_result(!(separated && med_remote[SETUP_CGROUP] >
+			   med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT),
 			 "placement parity\n");
 	ksft_print_msg("idle %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points\n",
 		       med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION],
