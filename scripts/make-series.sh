@@ -161,7 +161,11 @@ sign_off() {
 				if (i == at) print sob
 				print line[i]
 			}
-			if (at == n + 1) print sob
+			if (at == n + 1) {
+				# A message without trailers gets a blank line first.
+				if (line[n] !~ /^[A-Za-z-]+: /) print ""
+				print sob
+			}
 		}'
 }
 
@@ -175,11 +179,14 @@ fill_cover_letter() {
 	recipients=$(cd "$wt" && git format-patch --stdout "$base..HEAD" |
 		scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback 2>/dev/null |
 		awk 'NR == 1 { printf "To: %s\n", $0; next } { printf "Cc: %s\n", $0 }')
-	# The reporters, and whoever the patches Cc, hear of the series too.
+	# The reporters, whoever the patches Cc, and whoever the cover
+	# letter was addressed to before hear of the series too.
 	reporters=$(git -C "$wt" log --format=%B "$base..HEAD" |
 		sed -n 's/^\(Reported-by\|Cc\): /Cc: /p' | sort -u)
 	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
-	recipients=$(echo "$recipients" | awk '!seen[$0]++')
+	recipients=$recipients$'\n'$(awk '/^$/ { exit } /^(To|Cc): / { print }' "$old")
+	# One line per address; the first (get_maintainer.pl's) wins.
+	recipients=$(echo "$recipients" | awk 'NF && !seen[substr($0, 5)]++')
 	SUBJECT=$subject BODY=$body RECIPIENTS=$recipients perl -0pi -e '
 		s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJECT}/;
 		s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/;
