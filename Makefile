@@ -2,7 +2,8 @@
 # Entry points; each installs the Debian packages it needs first.
 #   make verify   build, boot and measure reference/regressed/fixed kernels
 #   make check    the project's tests (TAP, run by prove)
-#   make patches  regenerate patches/ signed with your git identity
+#   make patches  regenerate the series of the current source (patches/6.12.y
+#                 for Debian's tree) signed with your git identity
 
 VERIFY_ARGS ?=
 PROVE ?= prove
