@@ -17,35 +17,28 @@ over all repeats of the total time per repeat, the time per call, and
 the ratio to the reference kernel. Absolute times are inflated by
 emulation and the tracer: compare kernels within one table.
 
-  --arch A            x86_64 (default) or arm64
-  --boots R           boots per kernel (default 2)
+$(run_options_usage 2 cost)
   --children N        children per repeat (default 2000)
   --repeats N         repeats per boot (default 3)
-  --variants "V..."   kernels (default: "$VARIANTS")
-  --out DIR           results directory (default results/cost-<timestamp>)
 USAGE
 }
 
 main() {
-	local arch=x86_64 boots=2 children=2000 repeats=3 variants=$VARIANTS out="" v b log
+	local arch boots children=2000 repeats=3 variants out n b v log
+	run_defaults 2 cost
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
-		--arch) arch=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
-		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
 		--children) children=${2:-}; shift 2 || usage_error "--children needs a value" ;;
 		--repeats) repeats=${2:-}; shift 2 || usage_error "--repeats needs a value" ;;
-		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
-		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
-		*) usage_error "unknown argument $1" ;;
+		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac
 	done
-	check_arch "$arch"
-	for v in $variants; do check_variant "$v"; done
-	for n in "$boots" "$children" "$repeats"; do
+	run_options_check
+	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
+	for n in "$children" "$repeats"; do
 		[[ "$n" =~ ^[1-9][0-9]*$ ]] || usage_error "counts must be positive numbers, got '$n'"
 	done
-	[ -n "$out" ] || out=$PROJECT_DIR/results/cost-$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
 

@@ -117,3 +117,58 @@ kernel_image() {
 	arm64) echo "arch/arm64/boot/Image" ;;
 	esac
 }
+
+# The options of the tools that boot each kernel R times (cost.sh,
+# diagnose.sh, phantom-attach.sh). run_defaults BOOTS NAME sets RUN_ARCH,
+# RUN_BOOTS, RUN_VARIANTS and RUN_OUT to their defaults; run_option
+# "$@" takes --arch, --boots, --variants or --out with its value (the
+# caller shifts 2), or returns 1 for any other word; run_options_check
+# validates them and makes RUN_OUT results/NAME-<timestamp> if unset.
+run_defaults() {
+	RUN_ARCH=x86_64 RUN_BOOTS=$1 RUN_VARIANTS=$VARIANTS RUN_OUT="" RUN_NAME=$2
+}
+
+run_option() {
+	case "$1" in
+	--arch | --boots | --variants | --out) [ $# -ge 2 ] || usage_error "$1 needs a value" ;;
+	*) return 1 ;;
+	esac
+	case "$1" in
+	--arch) RUN_ARCH=$2 ;;
+	--boots) RUN_BOOTS=$2 ;;
+	--variants) RUN_VARIANTS=$2 ;;
+	--out) RUN_OUT=$2 ;;
+	esac
+}
+
+run_options_check() {
+	local v
+	check_arch "$RUN_ARCH"
+	for v in $RUN_VARIANTS; do check_variant "$v"; done
+	[[ "$RUN_BOOTS" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
+	[ -n "$RUN_OUT" ] || RUN_OUT=$PROJECT_DIR/results/$RUN_NAME-$(date +%Y%m%d-%H%M%S)
+}
+
+# run_options_usage BOOTS NAME: the --help lines of those options.
+run_options_usage() {
+	cat <<USAGE
+  --arch A            x86_64 (default) or arm64
+  --boots R           boots per kernel (default $1)
+  --variants "V..."   kernels (default: "$VARIANTS")
+  --out DIR           results directory (default results/$2-<timestamp>)
+USAGE
+}
+
+# parse_run_options BOOTS NAME ARGS...: all of the above for a tool that
+# has no other options (--help runs the caller's usage()).
+parse_run_options() {
+	run_defaults "$1" "$2"
+	shift 2
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
+		esac
+	done
+	run_options_check
+}

@@ -10,10 +10,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-  --arch A            x86_64 (default) or arm64
-  --boots R           boots per kernel (default 3)
-  --variants "V..."   kernels (default: "$VARIANTS")
-  --out DIR           results directory (default results/phantom-<timestamp>)
+$(run_options_usage 3 phantom)
 
 Boots every kernel R times, interleaved, each running phantom_attach
 (zombie thread group leader, then sched_setscheduler() fair -> FIFO ->
@@ -26,21 +23,9 @@ USAGE
 }
 
 main() {
-	local arch=x86_64 boots=3 variants=$VARIANTS out="" v b log rc=0
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--arch) arch=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
-		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
-		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
-		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
-		*) usage_error "unknown argument $1" ;;
-		esac
-	done
-	check_arch "$arch"
-	for v in $variants; do check_variant "$v"; done
-	[[ "$boots" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
-	[ -n "$out" ] || out=$PROJECT_DIR/results/phantom-$(date +%Y%m%d-%H%M%S)
+	local arch boots variants out v b log rc=0
+	parse_run_options 3 phantom "$@"
+	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
 	[ ! -e "$out/phantom.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
