@@ -58,27 +58,33 @@ Source of the trees:
 USAGE
 }
 
-# tree_version REPO COMMIT: VERSION.PATCHLEVEL.SUBLEVEL of its Makefile.
+# makefile_version: VERSION.PATCHLEVEL.SUBLEVEL of the top Makefile on stdin.
+makefile_version() {
+	awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3; exit}
+		END {print v "." p "." s}'
+}
+
+# tree_version REPO COMMIT: the release of COMMIT's Makefile.
 tree_version() {
-	git -C "$1" show "$2:Makefile" | awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3}
-		/^SUBLEVEL =/{s=$3; exit} END {print v "." p "." s}'
+	git -C "$1" show "$2:Makefile" | makefile_version
 }
 
 # base_without_missing_blobs REPO HEAD: print HEAD, or, when REPO lacks
 # objects of some of HEAD's files, a commit on top of HEAD without those
 # files (so that worktrees can be checked out at all).
 base_without_missing_blobs() {
-	local repo=$1 head=$2 missing tree
-	missing=$(git -C "$repo" ls-tree -r --format='%(objectname) %(path)' "$head" |
-		awk '{ print $1 }' | git -C "$repo" cat-file --batch-check |
+	local repo=$1 head=$2 files=$1/.git/base-files missing tree
+	git -C "$repo" ls-tree -r --format='%(objectname) %(path)' "$head" >"$files"
+	missing=$(awk '{ print $1 }' "$files" | git -C "$repo" cat-file --batch-check |
 		awk '$2 == "missing" { print $1 }')
 	if [ -z "$missing" ]; then
+		rm -f "$files"
 		echo "$head"
 		return
 	fi
-	git -C "$repo" ls-tree -r --format='%(objectname) %(path)' "$head" |
-		awk 'NR == FNR { gone[$1] = 1; next } ($1 in gone) { sub(/^[^ ]* /, ""); print }' \
-			<(echo "$missing") - >"$repo/.git/missing-files"
+	awk 'NR == FNR { gone[$1] = 1; next } ($1 in gone) { sub(/^[^ ]* /, ""); print }' \
+		<(echo "$missing") "$files" >"$repo/.git/missing-files"
+	rm -f "$files"
 	log "$(wc -l <"$repo/.git/missing-files") files of $head have no object in KERNEL_SRC: left out of the base"
 	GIT_INDEX_FILE=$repo/.git/base-index git -C "$repo" read-tree "$head"
 	GIT_INDEX_FILE=$repo/.git/base-index git -C "$repo" update-index --force-remove --stdin \
@@ -115,8 +121,7 @@ source_repo() {
 		[ -f "$DEBIAN_TARBALL" ] ||
 			die "$DEBIAN_TARBALL not found: apt-get install linux-source-6.12, or set KERNEL_SRC"
 		version=$(tar -xOf "$DEBIAN_TARBALL" --wildcards '*/Makefile' 2>/dev/null |
-			awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3; exit}
-			     END {print v "." p "." s}')
+			makefile_version)
 		id=debian-$version
 		repo=$BUILD_DIR/src/$id
 		if [ ! -d "$repo/.git" ]; then
@@ -173,11 +178,6 @@ series_dir() {
 	else
 		echo "$PROJECT_DIR/patches/mainline"
 	fi
-}
-
-# series_patches DIR: the patches of a series, cover letter left out.
-series_patches() {
-	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
 }
 
 # prepare_worktree REPO VARIANT PARENT STAMP APPLY...: check out PARENT in

@@ -79,6 +79,12 @@ console_splat() {
 		-e 'rcu: INFO: .* stall' -e 'Call [Tt]race:' -e 'Kernel panic'
 }
 
+# series_patches DIR: the patches of a series in patches/, in order, the
+# cover letter left out.
+series_patches() {
+	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
 # need_cmds CMD...: stop with the list of missing tools and how to get them.
 need_cmds() {
 	local cmd missing=()

@@ -71,7 +71,7 @@ main() {
 	# base tag): the tree it is for.
 	fixed=$(SERIES=$dir "$SCRIPTS_DIR/kernel-tree.sh" fixed)
 	[ -n "$dir" ] || dir=$PROJECT_DIR/$(cat "$fixed.series")
-	mapfile -t patches < <(find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+	mapfile -t patches < <(series_patches "$dir")
 	n=${#patches[@]}
 	parent=$(git -C "$fixed" rev-parse 'refs/tags/base^{commit}')
 	cover=$dir/0000-cover-letter.patch
