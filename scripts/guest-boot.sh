@@ -19,7 +19,9 @@ oops, lockdep, KASAN/UBSAN or stall report (console at loglevel 5, so
 all of those show). Holds the machine lock while the guest runs.
 
   --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
-  --job selftest|cost|diag|cleanup|splat|phantom  what /init runs (default selftest)
+  --job JOB             what /init runs: selftest (default) or a script of
+                        scripts/guest/ (cost, diag, cleanup, splat,
+                        phantom, stress, bench)
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
@@ -83,7 +85,7 @@ main() {
 	smt) [ "$arch" = x86_64 ] || usage_error "--topology smt is for x86_64 only" ;;
 	*) usage_error "unknown topology '$topology': cores or smt" ;;
 	esac
-	case "$job" in selftest | cost | diag | cleanup | splat | phantom) ;; *) usage_error "unknown job '$job'" ;; esac
+	[ "$job" = selftest ] || [ -f "$SCRIPTS_DIR/guest/$job.sh" ] || usage_error "unknown job '$job'"
 	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"

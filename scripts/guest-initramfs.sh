@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs for one arch: static busybox, the selftest
 # installed the kselftest way (built statically from the kselftest tree:
-# the base with selftests/sched/ copied in), and scripts/guest/. Prints
-# its path.
+# the base with selftests/sched/ copied in), and scripts/guest/ (its C
+# programs built statically). Prints its path.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -48,7 +48,7 @@ main() {
 	"") usage >&2; exit 2 ;;
 	esac
 	[ $# -eq 1 ] || usage_error "one arch expected, got: $*"
-	local arch=$1 dir wt cross karch root busybox out
+	local arch=$1 dir wt cross karch root busybox out prog name
 	check_arch "$arch"
 	cross=$(cross_compile "$arch")
 	need_cmds make "${cross}gcc" cpio gzip file
@@ -71,11 +71,14 @@ main() {
 	fi
 	file "$root/kselftest/sched/fork_placement_test" | grep -q 'statically linked' ||
 		die "fork_placement_test is not statically linked"
-	if ! "${cross}gcc" -static -O2 -Wall -pthread -o "$root/guest/phantom_attach" \
-		"$SCRIPTS_DIR/guest/phantom_attach.c" >>"$dir/selftest-build.log" 2>&1; then
-		tail -n 20 "$dir/selftest-build.log" >&2
-		die "phantom_attach build failed; log: $dir/selftest-build.log"
-	fi
+	for prog in "$SCRIPTS_DIR"/guest/*.c; do
+		name=$(basename "$prog" .c)
+		if ! "${cross}gcc" -static -O2 -Wall -pthread -o "$root/guest/$name" \
+			"$prog" >>"$dir/selftest-build.log" 2>&1; then
+			tail -n 20 "$dir/selftest-build.log" >&2
+			die "$name build failed; log: $dir/selftest-build.log"
+		fi
+	done
 	# The kernel opens /dev/console for init before devtmpfs is mounted.
 	mknod -m 600 "$root/dev/console" c 5 1
 	cp "$busybox" "$root/bin/busybox"

@@ -54,7 +54,8 @@
  * for the guest: cc -static -O2 -Wall -pthread -o phantom_attach
  * phantom_attach.c
  */
-#define _GNU_SOURCE
+#include "guest_util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -76,13 +77,9 @@
 #define PHANTOM_LIMIT		256
 #define READ_LIMIT_MS		32.0
 
-#define DEBUGFS			"/sys/kernel/debug"
-#define SCHED_DEBUG_FILE	DEBUGFS "/sched/debug"
 #define CGROUP_ROOT		"/sys/fs/cgroup"
 #define CGROUP_NAME		"phantom_attach"
 #define CGROUP_DIR		CGROUP_ROOT "/" CGROUP_NAME
-
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #define KSFT_PASS		0
 #define KSFT_FAIL		1
@@ -126,76 +123,6 @@ static struct {
 	int woken[2];		/* waker -> operator: ran */
 	int result_fd;		/* operator -> parent */
 } ctx;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static char *read_file(const char *path)
-{
-	size_t size = 1 << 16, len = 0;
-	char *buf = malloc(size);
-	ssize_t n;
-	int fd;
-
-	if (!buf)
-		return NULL;
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		if (size - len < 4096) {
-			char *bigger = realloc(buf, size * 2);
-
-			if (!bigger)
-				break;
-			buf = bigger;
-			size *= 2;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
 
 /* "  .util_avg                    : 12" -> key "util_avg", value 12 */
 static void parse_field(struct cfs_figures *f, const char *line)
@@ -561,20 +488,6 @@ static int run_test(int nr, const struct test *test)
 }
 
 /* Is "cpu" one of the words of a cgroup.controllers file? */
-static bool lists_cpu(const char *path)
-{
-	char *list = read_file(path), *word, *save;
-	bool found = false;
-
-	if (!list)
-		return false;
-	for (word = strtok_r(list, "\n ", &save); word && !found;
-	     word = strtok_r(NULL, "\n ", &save))
-		found = !strcmp(word, "cpu");
-	free(list);
-	return found;
-}
-
 static bool setup_cgroup(void)
 {
 	if (!lists_cpu(CGROUP_ROOT "/cgroup.controllers"))

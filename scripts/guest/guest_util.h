@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the guest programs (phantom_attach.c, pelt_stress.c,
+ * workloads.c): time, CPU pinning, small files, and the cfs_rq sections of
+ * /sys/kernel/debug/sched/debug. Header only: each program is one static
+ * binary built with one cc command (scripts/guest-initramfs.sh).
+ */
+#ifndef GUEST_UTIL_H
+#define GUEST_UTIL_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEBUGFS			"/sys/kernel/debug"
+#define SCHED_DEBUG_FILE	DEBUGFS "/sched/debug"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+static inline double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Burn CPU for about ms milliseconds of wall time. */
+static inline void spin_ms(double ms)
+{
+	double end = now_ms() + ms;
+
+	while (now_ms() < end)
+		;
+}
+
+static inline int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static inline int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* The whole file, NUL terminated, or NULL; free() it. */
+static inline char *read_file(const char *path)
+{
+	size_t size = 1 << 16, len = 0;
+	char *buf = malloc(size);
+	ssize_t n;
+	int fd;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		if (size - len < 4096) {
+			char *bigger = realloc(buf, size * 2);
+
+			if (!bigger)
+				break;
+			buf = bigger;
+			size *= 2;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Does a cgroup v2 controllers file (one line of names) list "cpu"? */
+static inline bool lists_cpu(const char *path)
+{
+	char *list = read_file(path), *word, *save;
+	bool found = false;
+
+	if (!list)
+		return false;
+	for (word = strtok_r(list, "\n ", &save); word && !found;
+	     word = strtok_r(NULL, "\n ", &save))
+		found = !strcmp(word, "cpu");
+	free(list);
+	return found;
+}
+
+/* One "  .<key> : <value>" line of a cfs_rq section of the debug file. */
+struct cfs_field {
+	int cpu;		/* from "cfs_rq[<cpu>]:" */
+	const char *path;	/* task group path, "/" for the root */
+	const char *key;	/* e.g. "util_avg", "se->avg.load_avg" */
+	const char *value;	/* as printed */
+};
+
+/*
+ * Call fn for every field of every cfs_rq section in text (the contents of
+ * SCHED_DEBUG_FILE; modified in place). A section is a "cfs_rq[N]:<path>"
+ * line followed by "  .<key> : <value>" lines, as kernel/sched/debug.c
+ * prints it from 6.12 to 7.1; without CONFIG_FAIR_GROUP_SCHED the path is
+ * missing, which is the root. fn returning non-zero stops the walk and is
+ * returned.
+ */
+static inline int for_each_cfs_field(char *text,
+				     int (*fn)(const struct cfs_field *, void *),
+				     void *arg)
+{
+	char *line, *next, path[256] = "";
+	int cpu = -1, ret;
+
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strncmp(line, "cfs_rq[", 7)) {
+			char *colon = strchr(line, ':');
+
+			cpu = atoi(line + 7);
+			if (!colon)
+				cpu = -1;
+			else
+				snprintf(path, sizeof(path), "%s",
+					 colon[1] ? colon + 1 : "/");
+			continue;
+		}
+		if (cpu < 0)
+			continue;
+		if (strncmp(line, "  .", 3)) {
+			cpu = -1;	/* the section ended */
+			continue;
+		}
+		{
+			char key[64], *colon = strchr(line, ':');
+			const char *k = line + 3;
+			size_t len;
+			struct cfs_field f;
+
+			if (!colon)
+				continue;
+			len = colon - k;
+			while (len && k[len - 1] == ' ')
+				len--;
+			if (len >= sizeof(key))
+				continue;
+			memcpy(key, k, len);
+			key[len] = '\0';
+			f.cpu = cpu;
+			f.path = path;
+			f.key = key;
+			f.value = colon + 1;
+			while (*f.value == ' ')
+				f.value++;
+			ret = fn(&f, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+#endif /* GUEST_UTIL_H */
