@@ -178,3 +178,47 @@ parse_run_options() {
 	done
 	run_options_check
 }
+
+# tap_rows ARCH KERNEL BOOT LOG: one CSV row (ARCH,KERNEL,BOOT,test,result)
+# per TAP result of a guest's console log; a boot without a plan, or
+# with fewer results than planned, is a fail.
+tap_rows() {
+	tr -d '\r' <"$4" | awk -v pre="$1,$2,$3" '
+		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; seen_plan = 1 }
+		/^(not )?ok [0-9]+ / {
+			line = $0
+			result = ($1 == "not") ? "fail" : "pass"
+			if (line ~ /# SKIP/) result = "skip"
+			sub(/^(not )?ok [0-9]+ /, "", line)
+			sub(/ #.*/, "", line)
+			gsub(/,/, ";", line)
+			printf "%s,%s,%s\n", pre, line, result
+			done++
+		}
+		END {
+			if (!seen_plan) printf "%s,no TAP plan,fail\n", pre
+			else if (done < plan) printf "%s,%d of %d results,fail\n", pre, done, plan
+		}'
+}
+
+# tap_boot_rows ARCH KERNEL BOOT LOG: tap_rows, and a fail row for a boot
+# that guest-boot.sh failed (splat, panic, hang: LOG.boot-error).
+tap_boot_rows() {
+	tap_rows "$@"
+	if [ -s "$4.boot-error" ] && grep -q '^error: ' "$4.boot-error"; then
+		echo "$1,$2,$3,boot: $(grep -m1 '^error: ' "$4.boot-error" | tr , ';'),fail"
+	fi
+}
+
+# tap_table CSV: per kernel and test, how many boots passed, failed and
+# skipped (markdown), from rows of tap_boot_rows under a header line.
+tap_table() {
+	awk -F, 'NR > 1 { k = $2 " | " $4; if (!(k in n)) order[++m] = k; n[k]++; r[k, $5]++ }
+		END {
+			print "| kernel | test | boots | pass | fail | skip |"
+			print "|---|---|---|---|---|---|"
+			for (i = 1; i <= m; i++)
+				printf "| %s | %d | %d | %d | %d |\n", order[i], n[order[i]],
+					r[order[i], "pass"], r[order[i], "fail"], r[order[i], "skip"]
+		}' "$1"
+}

@@ -42,48 +42,15 @@ main() {
 	echo "arch,kernel,boot,test,result" >"$out/phantom.csv"
 	for b in $(seq "$boots"); do
 		for v in $variants; do
-			log=$out/logs/$arch-$v-$b.log
-			phantom_rows "$arch" "$v" "$b" "$log" >>"$out/phantom.csv"
-			if [ -s "$log.boot-error" ] && grep -q '^error: ' "$log.boot-error"; then
-				echo "$arch,$v,$b,boot: $(grep -m1 '^error: ' "$log.boot-error" | tr , ';'),fail" \
-					>>"$out/phantom.csv"
-			fi
+			tap_boot_rows "$arch" "$v" "$b" "$out/logs/$arch-$v-$b.log" >>"$out/phantom.csv"
 		done
 	done
-	awk -F, 'NR > 1 { k = $2 " | " $4; if (!(k in n)) order[++m] = k; n[k]++; r[k, $5]++ }
-		END {
-			print "| kernel | test | boots | pass | fail | skip |"
-			print "|---|---|---|---|---|---|"
-			for (i = 1; i <= m; i++)
-				printf "| %s | %d | %d | %d | %d |\n", order[i], n[order[i]],
-					r[order[i], "pass"], r[order[i], "fail"], r[order[i], "skip"]
-		}' "$out/phantom.csv" | tee "$out/table.txt"
+	tap_table "$out/phantom.csv" | tee "$out/table.txt"
 	if grep -q ',fail$' "$out/phantom.csv"; then
 		grep ',fail$' "$out/phantom.csv" | sed 's/^/phantom attach or no verdict: /' >&2
 		rc=1
 	fi
 	return "$rc"
-}
-
-# phantom_rows ARCH KERNEL BOOT LOG: one CSV row per test of the boot;
-# a boot without a plan, or with fewer results than planned, is a fail.
-phantom_rows() {
-	tr -d '\r' <"$4" | awk -v pre="$1,$2,$3" '
-		/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; seen_plan = 1 }
-		/^(not )?ok [0-9]+ / {
-			line = $0
-			result = ($1 == "not") ? "fail" : "pass"
-			if (line ~ /# SKIP/) result = "skip"
-			sub(/^(not )?ok [0-9]+ /, "", line)
-			sub(/ #.*/, "", line)
-			gsub(/,/, ";", line)
-			printf "%s,%s,%s\n", pre, line, result
-			done++
-		}
-		END {
-			if (!seen_plan) printf "%s,no TAP plan,fail\n", pre
-			else if (done < plan) printf "%s,%d of %d results,fail\n", pre, done, plan
-		}'
 }
 
 main "$@"
