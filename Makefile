@@ -2,13 +2,20 @@
 # Entry points; each installs the Debian packages it needs first.
 #   make verify   build, boot and measure reference/regressed/fixed kernels
 #   make check    the project's tests (TAP, run by prove)
+#   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
+#                 forks, exits, group/class/CPU changes, then no PELT leak
+#                 (STRESS_ARGS="--minutes 10 --arch arm64")
+#   make bench    other workloads and schedutil's utilization on every
+#                 kernel, scripts/bench.sh (BENCH_ARGS="--boots 5")
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
 
 VERIFY_ARGS ?=
+STRESS_ARGS ?=
+BENCH_ARGS ?=
 PROVE ?= prove
 
-.PHONY: all deps verify check patches clean help
+.PHONY: all deps verify check stress bench patches clean help
 
 all: help
 
@@ -20,6 +27,12 @@ deps:
 
 verify: deps
 	scripts/verify.sh $(VERIFY_ARGS)
+
+stress: deps
+	scripts/stress.sh $(STRESS_ARGS)
+
+bench: deps
+	scripts/bench.sh $(BENCH_ARGS)
 
 # make check runs with Debian's default PATH, as a fresh machine's root
 # has, and under scripts/deps-trace.sh: tests/99-deps.t then checks that

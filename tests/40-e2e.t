@@ -5,10 +5,11 @@
 # the kselftest way. It must fail on the regressed kernel and pass on the
 # others. Then the selftest's cleanup paths on cgroup v2, in the guest,
 # and the harness's own failures: panic, hang, kernel splat, and
-# verify.sh exiting non-zero on a boot without a verdict.
+# verify.sh exiting non-zero on a boot without a verdict. And a short
+# form of the safety stress: one minute on the fixed kernel's debug build.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 
 declare -A IMAGE
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -90,5 +91,15 @@ verify_without_verdict() {
 			"$TEST_TMP/fail.out"
 }
 check "verify.sh exits 1 and names the boot when a boot gives no verdict" verify_without_verdict
+
+# The fixed kernel built with scripts/config/debug.config (lockdep, KASAN,
+# DEBUG_LIST, ...) through a minute of pelt_stress: no splat, nothing left
+# on any cfs_rq (the full runs: scripts/stress.sh --minutes 10).
+short_stress() {
+	"$SCRIPTS_DIR/stress.sh" --arch x86_64 --variants fixed --seconds 60 \
+		--out "$TEST_TMP/stress" || return 1
+	[ "$(grep -c ',pass$' "$TEST_TMP/stress/stress.csv")" -eq 3 ]
+}
+check "one minute of stress on the fixed debug kernel: no splat, no leak" short_stress
 
 [ "$TEST_FAILED" -eq 0 ]

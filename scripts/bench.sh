@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Side effects of the PELT change on work it was not written for: the
+# loads of scripts/guest/workloads.c (spawn, pipe ping-pong, hackbench-like
+# messaging, thread create/join, execve(), a shell spawning commands, a
+# periodic task with and without fork churn on its CPU) on every kernel,
+# boots interleaved, and the utilization schedutil would see.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+Boots every kernel R times, interleaved, each running every load for S
+seconds in a cpu cgroup. Writes DIR/bench.csv
+(arch,kernel,boot,load,metric,value,unit), DIR/util.csv
+(arch,kernel,boot,load,what,util_avg,util_est,samples) and DIR/table.txt:
+per load the median and range over the boots of each kernel, and per
+load the medians of the loaded CPU's util_avg/util_est (what=cpu) and of
+the periodic task's own (what=task), with the frequency schedutil would
+ask for them, 1.25 x max(util_avg, util_est) / 1024, as a share of the
+highest. A row is marked "differs" when the fixed kernel's median is
+further from the reference kernel's than the larger of the two kernels'
+ranges (run-to-run spread). Exits 1 when a row differs or a result is
+missing, 0 otherwise.
+
+$(run_options_usage 5 bench)
+  --seconds S         seconds per load (default 4)
+USAGE
+}
+
+main() {
+	local arch boots variants out v b log seconds=4 rc=0
+	run_defaults 5 bench
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--seconds)
+			[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--seconds takes a positive number"
+			seconds=$2; shift 2 ;;
+		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
+		esac
+	done
+	run_options_check
+	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
+	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
+	mkdir -p "$out/logs"
+	build_guests "$arch" "" "$variants"
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			log "bench boot $b/$boots: $arch $v"
+			log=$out/logs/$arch-$v-$b.log
+			"$SCRIPTS_DIR/guest-boot.sh" --job bench --args "$seconds" --timeout 600 \
+				"$arch" "${GUEST_IMAGE[$arch-$v]}" \
+				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" 2>"$log.boot-error" ||
+				log "boot failed: $(tail -n 1 "$log.boot-error")"
+		done
+	done
+	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
+	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$out/util.csv"
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
+		done
+	done
+	bench_tables "$out" "$variants" "$boots" | tee "$out/table.txt"
+	grep -q '| differs |' "$out/table.txt" && rc=1
+	grep -q 'missing' "$out/table.txt" && rc=1
+	return "$rc"
+}
+
+# bench_rows PREFIX LOG DIR: the guest's "@@@ bench" and "@@@ util" lines
+# as rows of DIR/bench.csv and DIR/util.csv.
+bench_rows() {
+	tr -d '\r' <"$2" | awk -v pre="$1" -v bench="$3/bench.csv" -v util="$3/util.csv" '
+		function val(k,   i, kv) {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
+			return ""
+		}
+		/^@@@ bench .* value=/ {
+			print pre "," val("load") "," val("metric") "," val("value") "," val("unit") >>bench
+		}
+		/^@@@ util / {
+			print pre "," val("load") "," val("what") "," val("util_avg") "," val("util_est") "," val("samples") >>util
+		}'
+}
+
+# bench_tables DIR "VARIANTS" BOOTS: the two tables of table.txt.
+bench_tables() {
+	awk -F, -v variants="$2" -v boots="$3" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
+		"$1/bench.csv" "$1/util.csv" <<'AWK'
+function summary(key, v,   n, a, i) {
+	n = count[key, v]
+	if (!n) return "missing"
+	for (i = 1; i <= n; i++) a[i] = val[key, v, i]
+	med[key, v] = median(a, n)
+	lo[key, v] = a[1]; hi[key, v] = a[n]
+	return sprintf("%.6g [%.6g-%.6g]", med[key, v], a[1], a[n])
+}
+# differs(key): the fixed median further from the reference median than
+# the larger range of the two.
+function differs(key,   spread) {
+	if (index(" " variants " ", " reference ") == 0 || index(" " variants " ", " fixed ") == 0)
+		return "n/a"
+	if (!count[key, "reference"] || !count[key, "fixed"]) return "missing"
+	spread = hi[key, "reference"] - lo[key, "reference"]
+	if (hi[key, "fixed"] - lo[key, "fixed"] > spread)
+		spread = hi[key, "fixed"] - lo[key, "fixed"]
+	d = med[key, "fixed"] - med[key, "reference"]
+	if (d < 0) d = -d
+	return d > spread ? "differs" : "same"
+}
+function add(key, v, x) {
+	if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+	val[key, v, ++count[key, v]] = x
+}
+FNR == 1 { file++; next }
+file == 1 { add($4 " | " $5 " (" $7 ")", $2, $6) }
+file == 2 {
+	add("util " $4 " | " $5 " util_avg", $2, $6)
+	add("util " $4 " | " $5 " util_est", $2, $7)
+	if ($5 == "cpu") {
+		# schedutil: 1.25 x max(util_avg, util_est) / capacity
+		u = $6 > $7 ? $6 : $7
+		f = 125 * u / 1024
+		add("util " $4 " | " $5 " schedutil % of max freq", $2, f > 100 ? 100 : f)
+	}
+}
+END {
+	nv = split(variants, vs, " ")
+	for (t = 1; t <= 2; t++) {
+		if (t == 1) printf "| load | metric |"
+		else printf "\n| load | what |"
+		for (i = 1; i <= nv; i++) printf " %s |", vs[i]
+		print " fixed vs reference |"
+		printf "|---|---|"
+		for (i = 1; i <= nv; i++) printf "---|"
+		print "---|"
+		for (k = 1; k <= nkeys; k++) {
+			key = keys[k]
+			if ((t == 1) == (key ~ /^util /)) continue
+			name = key; sub(/^util /, "", name)
+			printf "| %s |", name
+			for (i = 1; i <= nv; i++) printf " %s |", summary(key, vs[i])
+			printf " %s |\n", differs(key)
+		}
+	}
+	printf "\n%s boots per kernel; median [min-max] over the boots.\n", boots
+}
+AWK
+}
+
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"

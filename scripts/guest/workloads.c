@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workloads: small loads beside spawn, to see what a change to how dead
+ * tasks leave their cfs_rq does to work it was not written for. Each runs
+ * for --seconds in the cpu cgroup given by --cgroup (as a systemd service
+ * or user slice would), and prints one line
+ *
+ *   @@@ bench load=<name> metric=<name> value=<number> unit=<unit>
+ *
+ *   spawn      fork(), the child exits at once, waitpid() (UnixBench spawn)
+ *   pipe       two processes bounce a byte over two pipes (round trips/s)
+ *   messaging  hackbench-like: 2 groups of 5 senders and 5 receivers, each
+ *              sender writing 100-byte messages to every receiver of its
+ *              group over pipes (messages/s)
+ *   threads    pthread_create() + pthread_join() (threads/s)
+ *   exec       fork() + execve() of this static binary, which exits at
+ *              once (execs/s)
+ *   shell      /bin/sh -c "echo ... | sort | cat >/dev/null": a shell
+ *              spawning short commands, as UnixBench shell does (scripts/s)
+ *   periodic   a task pinned to the last CPU that wakes every 10 ms and
+ *              runs 2 ms; metric: wakeup lateness, 99th percentile (us)
+ *   periodic-churn  the same while a fork/exit loop shares its CPU
+ *
+ * For spawn, periodic and periodic-churn it also samples, every 50 ms,
+ * what schedutil reads: the root cfs_rq's util_avg and util_est of the
+ * loaded CPU (the last one) from /sys/kernel/debug/sched/debug, and for
+ * the periodic task its own se.avg.util_avg and util_est from
+ * /proc/<pid>/sched; the sampler runs pinned to CPU 0 in the root group
+ * (on one CPU it is skipped). Each printed as the median of the samples:
+ *
+ *   @@@ util load=<name> what=<cpu|task> util_avg=<n> util_est=<n> samples=<n>
+ *
+ * Build: cc -static -O2 -Wall -pthread -o workloads workloads.c
+ */
+#include "guest_util.h"
+
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+
+#define PERIOD_MS	10
+#define RUN_MS		2
+#define SAMPLE_MS	50
+#define MAX_SAMPLES	4096
+#define MSG_SIZE	100
+#define GROUPS		2
+#define PER_GROUP	5
+
+static struct {
+	int seconds;
+	const char *cgroup;
+} opt = { 5, NULL };
+
+static const char *self_exe;
+static int ncpus, loaded_cpu;
+
+/* Shared between a load's processes and with the sampler. */
+struct shared {
+	int stop;
+	long ops;
+	pid_t periodic_pid;
+	int nr_late;
+	double late_us[MAX_SAMPLES];
+};
+
+static struct shared *sh;
+
+#define STOPPING()	__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)
+#define ADD_OPS(n)	__atomic_fetch_add(&sh->ops, (n), __ATOMIC_RELAXED)
+
+static void enter_cgroup(void)
+{
+	char path[512], pid[16];
+
+	if (!opt.cgroup)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", opt.cgroup);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write_file(path, pid)) {
+		fprintf(stderr, "workloads: cannot enter %s\n", opt.cgroup);
+		_exit(1);
+	}
+}
+
+static void load_spawn(void)
+{
+	while (!STOPPING()) {
+		pid_t pid = fork();
+
+		if (!pid)
+			_exit(0);
+		if (pid > 0 && waitpid(pid, NULL, 0) == pid)
+			ADD_OPS(1);
+	}
+}
+
+static void load_pipe(void)
+{
+	int ping[2], pong[2];
+	char c = 'x';
+	pid_t pid;
+
+	if (pipe(ping) || pipe(pong))
+		_exit(1);
+	pid = fork();
+	if (!pid) {
+		close(ping[1]);	/* so that the parent's close ends the loop */
+		while (read(ping[0], &c, 1) == 1 && write(pong[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(ping[0]);
+	while (!STOPPING()) {
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			break;
+		ADD_OPS(1);
+	}
+	close(ping[1]);
+	waitpid(pid, NULL, 0);
+}
+
+static void load_messaging(void)
+{
+	int fds[GROUPS][PER_GROUP][2], g, r, s;
+	pid_t pids[GROUPS * PER_GROUP * 2];
+	int nr = 0;
+
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++)
+			if (pipe(fds[g][r]))
+				_exit(1);
+	for (g = 0; g < GROUPS; g++) {
+		for (r = 0; r < PER_GROUP; r++) {
+			pids[nr] = fork();
+			if (!pids[nr++]) {
+				char buf[MSG_SIZE];
+				ssize_t n;
+				long got = 0;
+				int i, j;
+
+				for (i = 0; i < GROUPS; i++)
+					for (j = 0; j < PER_GROUP; j++)
+						if (i != g || j != r)
+							close(fds[i][j][0]);
+				for (i = 0; i < GROUPS; i++)
+					for (j = 0; j < PER_GROUP; j++)
+						close(fds[i][j][1]);
+				while ((n = read(fds[g][r][0], buf, sizeof(buf))) > 0) {
+					got += n;
+					ADD_OPS(got / MSG_SIZE);
+					got %= MSG_SIZE;
+				}
+				_exit(0);
+			}
+		}
+		for (s = 0; s < PER_GROUP; s++) {
+			pids[nr] = fork();
+			if (!pids[nr++]) {
+				char buf[MSG_SIZE] = { 0 };
+
+				while (!STOPPING())
+					for (r = 0; r < PER_GROUP; r++)
+						if (write(fds[g][r][1], buf, sizeof(buf)) < 0)
+							_exit(1);
+				_exit(0);
+			}
+		}
+	}
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++) {
+			close(fds[g][r][0]);
+			close(fds[g][r][1]);
+		}
+	while (nr--)
+		waitpid(pids[nr], NULL, 0);
+}
+
+static void *nothing(void *arg)
+{
+	return arg;
+}
+
+static void load_threads(void)
+{
+	pthread_t t;
+
+	while (!STOPPING())
+		if (!pthread_create(&t, NULL, nothing, NULL) &&
+		    !pthread_join(t, NULL))
+			ADD_OPS(1);
+}
+
+static void load_exec(void)
+{
+	while (!STOPPING()) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			execl(self_exe, "workloads", "--exit", (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0) {
+			int status;
+
+			if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			    !WEXITSTATUS(status))
+				ADD_OPS(1);
+		}
+	}
+}
+
+static void load_shell(void)
+{
+	while (!STOPPING()) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			execl("/bin/sh", "sh", "-c",
+			      "echo c b a | /bin/sort | /bin/cat >/dev/null",
+			      (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0) {
+			int status;
+
+			if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			    !WEXITSTATUS(status))
+				ADD_OPS(1);
+		}
+	}
+}
+
+static void churn(void)
+{
+	pin_to(loaded_cpu);
+	while (!STOPPING()) {
+		pid_t pid = fork();
+
+		if (!pid)
+			_exit(0);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	_exit(0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void load_periodic(bool with_churn)
+{
+	pid_t churner = -1;
+	double next;
+
+	pin_to(loaded_cpu);
+	sh->periodic_pid = getpid();
+	if (with_churn) {
+		churner = fork();
+		if (!churner)
+			churn();
+	}
+	next = now_ms() + PERIOD_MS;
+	while (!STOPPING()) {
+		double now = now_ms(), wait = next - now;
+
+		if (wait > 0) {
+			struct timespec ts = { 0, (long)(wait * 1e6) };
+
+			nanosleep(&ts, NULL);
+		}
+		now = now_ms();
+		if (sh->nr_late < MAX_SAMPLES)
+			sh->late_us[sh->nr_late++] = (now - next) * 1e3;
+		spin_ms(RUN_MS);
+		ADD_OPS(1);
+		next += PERIOD_MS;
+		if (next < now_ms())	/* overran: start again from now */
+			next = now_ms() + PERIOD_MS;
+	}
+	if (churner > 0)
+		waitpid(churner, NULL, 0);
+}
+
+static const struct {
+	const char *name, *metric, *unit;
+	void (*fn)(void);
+	bool per_second, sample;
+} loads[] = {
+	{ "spawn", "forks", "1/s", load_spawn, true, true },
+	{ "pipe", "round_trips", "1/s", load_pipe, true, false },
+	{ "messaging", "messages", "1/s", load_messaging, true, false },
+	{ "threads", "threads", "1/s", load_threads, true, false },
+	{ "exec", "execs", "1/s", load_exec, true, false },
+	{ "shell", "scripts", "1/s", load_shell, true, false },
+	{ "periodic", "lateness_p99", "us", NULL, false, true },
+	{ "periodic-churn", "lateness_p99", "us", NULL, false, true },
+};
+
+/* Medians of what the sampler saw, "-1" when it saw nothing. */
+struct util_samples {
+	long cpu_avg[MAX_SAMPLES], cpu_est[MAX_SAMPLES];
+	long task_avg[MAX_SAMPLES], task_est[MAX_SAMPLES];
+	int nr_cpu, nr_task;
+};
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static long median(long *v, int n)
+{
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_long);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct cpu_reading {
+	long util_avg, util_est;
+};
+
+static int root_util_fn(const struct cfs_field *f, void *arg)
+{
+	struct cpu_reading *r = arg;
+
+	if (f->cpu != loaded_cpu || strcmp(f->path, "/"))
+		return 0;
+	if (!strcmp(f->key, "util_avg"))
+		r->util_avg = atol(f->value);
+	else if (!strcmp(f->key, "util_est"))
+		r->util_est = atol(f->value);
+	return 0;
+}
+
+/* "se.avg.util_avg   :   123" in /proc/<pid>/sched */
+static long proc_sched_value(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	if (!p)
+		return -1;
+	p = strchr(p, ':');
+	return p ? atol(p + 1) : -1;
+}
+
+static void sampler(const char *load)
+{
+	static struct util_samples s;
+	char path[64];
+
+	pin_to(0);
+	while (!STOPPING() && s.nr_cpu < MAX_SAMPLES) {
+		struct cpu_reading r = { -1, -1 };
+		char *text = read_file(SCHED_DEBUG_FILE);
+
+		if (text) {
+			for_each_cfs_field(text, root_util_fn, &r);
+			free(text);
+			if (r.util_avg >= 0) {
+				s.cpu_avg[s.nr_cpu] = r.util_avg;
+				s.cpu_est[s.nr_cpu++] = r.util_est;
+			}
+		}
+		if (sh->periodic_pid) {
+			snprintf(path, sizeof(path), "/proc/%d/sched", sh->periodic_pid);
+			text = read_file(path);
+			if (text) {
+				long a = proc_sched_value(text, "se.avg.util_avg");
+				long e = proc_sched_value(text, "se.avg.util_est");
+
+				free(text);
+				if (a >= 0) {
+					s.task_avg[s.nr_task] = a;
+					s.task_est[s.nr_task++] = e;
+				}
+			}
+		}
+		sleep_ms(SAMPLE_MS);
+	}
+	printf("@@@ util load=%s what=cpu util_avg=%ld util_est=%ld samples=%d\n",
+	       load, median(s.cpu_avg, s.nr_cpu), median(s.cpu_est, s.nr_cpu),
+	       s.nr_cpu);
+	if (s.nr_task)
+		printf("@@@ util load=%s what=task util_avg=%ld util_est=%ld samples=%d\n",
+		       load, median(s.task_avg, s.nr_task),
+		       median(s.task_est, s.nr_task), s.nr_task);
+	fflush(stdout);
+	_exit(0);
+}
+
+static int run(int i)
+{
+	pid_t worker, sampler_pid = -1;
+	double t0, t1;
+	int status;
+
+	memset(sh, 0, sizeof(*sh));
+	worker = fork();
+	if (worker < 0)
+		return -1;
+	if (!worker) {
+		enter_cgroup();
+		if (loads[i].fn)
+			loads[i].fn();
+		else
+			load_periodic(!strcmp(loads[i].name, "periodic-churn"));
+		_exit(0);
+	}
+	if (loads[i].sample && ncpus > 1) {
+		sampler_pid = fork();
+		if (!sampler_pid)
+			sampler(loads[i].name);
+	}
+	t0 = now_ms();
+	sleep_ms(opt.seconds * 1000L);
+	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
+	t1 = now_ms();
+	if (waitpid(worker, &status, 0) != worker || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		printf("@@@ bench load=%s failed\n", loads[i].name);
+		return -1;
+	}
+	if (sampler_pid > 0)
+		waitpid(sampler_pid, NULL, 0);
+	if (loads[i].per_second) {
+		printf("@@@ bench load=%s metric=%s value=%.1f unit=%s\n",
+		       loads[i].name, loads[i].metric,
+		       sh->ops / ((t1 - t0) / 1e3), loads[i].unit);
+	} else {
+		int n = sh->nr_late;
+
+		qsort(sh->late_us, n, sizeof(double), cmp_double);
+		printf("@@@ bench load=%s metric=%s value=%.1f unit=%s\n",
+		       loads[i].name, loads[i].metric,
+		       n ? sh->late_us[(int)(n * 0.99)] : -1.0, loads[i].unit);
+	}
+	fflush(stdout);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"usage: workloads [--seconds N] [--cgroup DIR] [LOAD...]\n"
+		"\n"
+		"Run each LOAD (default: all) for N seconds (default %d) in the\n"
+		"cgroup DIR (default: where it is started) and print its rate as\n"
+		"\"@@@ bench load=L metric=M value=V unit=U\"; loads:",
+		opt.seconds);
+	for (i = 0; i < ARRAY_SIZE(loads); i++)
+		fprintf(f, " %s", loads[i].name);
+	fprintf(f, ".\nExit 0 when every load ran, 1 otherwise, 2 on bad usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "exit", no_argument, NULL, 'x' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	bool chosen[ARRAY_SIZE(loads)] = { false }, any = false;
+	size_t i;
+	int c, rc = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			opt.seconds = strtol(optarg, &end, 10);
+			if (*end || opt.seconds < 1) {
+				fprintf(stderr, "workloads: bad --seconds '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			opt.cgroup = optarg;
+			break;
+		case 'x':	/* the exec load's child */
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	for (; optind < argc; optind++) {
+		for (i = 0; i < ARRAY_SIZE(loads); i++)
+			if (!strcmp(argv[optind], loads[i].name))
+				break;
+		if (i == ARRAY_SIZE(loads)) {
+			fprintf(stderr, "workloads: unknown load '%s'\n", argv[optind]);
+			usage(stderr);
+			return 2;
+		}
+		chosen[i] = any = true;
+	}
+	self_exe = "/proc/self/exe";
+	{
+		static char exe[512];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n > 0) {
+			exe[n] = '\0';
+			self_exe = exe;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	loaded_cpu = ncpus - 1;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(loads); i++)
+		if ((!any || chosen[i]) && run(i))
+			rc = 1;
+	return rc;
+}

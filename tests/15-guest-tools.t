@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest programs' own logic, on the host: pelt_stress's leak check on
+# a real sched debug file and variants of it, workloads' and the tools'
+# input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 11
+
+FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
+
+build_tools() {
+	local prog
+	for prog in pelt_stress workloads phantom_attach; do
+		gcc -O2 -Wall -Werror -pthread -o "$TEST_TMP/$prog" "$SCRIPTS_DIR/guest/$prog.c" || return 1
+	done
+}
+check "the guest programs build without warnings" build_tools
+
+# idle_copy: the fixture with every average and count of every cfs_rq at 0.
+idle_copy() {
+	awk '/^cfs_rq\[/ { in_cfs = 1; print; next }
+		in_cfs && /^  \./ {
+			if ($0 ~ /\.(load|nr_running|load_avg|runnable_avg|util_avg|util_est|removed\.[a-z_]+|tg_load_avg_contrib|tg_load_avg|se->avg\.[a-z_]+) +:/)
+				sub(/: .*/, ": 0")
+			print; next
+		}
+		{ in_cfs = 0; print }' "$FIXTURE"
+}
+
+check "leak check: a busy machine's file is not clean, and says where" \
+	fails_with 1 'cfs_rq\[0\]:/autogroup-1006 load_avg = 1053' "$TEST_TMP/pelt_stress" --check-file "$FIXTURE"
+
+idle_is_clean() {
+	idle_copy >"$TEST_TMP/idle.txt"
+	"$TEST_TMP/pelt_stress" --check-file "$TEST_TMP/idle.txt" | grep -qx clean
+}
+check "leak check: every cfs_rq at zero is clean" idle_is_clean
+
+kept_contribution() {
+	idle_copy | awk '/^cfs_rq\[1\]:\/autogroup-1006/ { g = 1 } /^cfs_rq\[1\]:\/$/ { g = 0 }
+		g && /\.tg_load_avg +:/ { sub(/: 0/, ": 42") } { print }' >"$TEST_TMP/kept.txt"
+	fails_with 1 'task group /autogroup-1006: tg_load_avg = 42 but its listed cfs_rqs contribute 0' \
+		"$TEST_TMP/pelt_stress" --check-file "$TEST_TMP/kept.txt"
+}
+check "leak check: a tg_load_avg its cfs_rqs do not account for fails" kept_contribution
+
+root_residue() {
+	idle_copy | awk '/^cfs_rq\[1\]:\/$/ { r = 1 } /^rt_rq/ { r = 0 }
+		r && /\.util_avg +:/ { sub(/: 0/, ": 5") } { print }' >"$TEST_TMP/root.txt"
+	fails_with 1 'cfs_rq\[1\]:/ util_avg = 5' "$TEST_TMP/pelt_stress" --check-file "$TEST_TMP/root.txt" --reader-cpu 0 &&
+		"$TEST_TMP/pelt_stress" --check-file "$TEST_TMP/root.txt" --reader-cpu 1 | grep -qx clean
+}
+check "leak check: the reader's own CPU is exempt, another CPU's root is not" root_residue
+
+check "pelt_stress refuses a bad number" fails_with 2 "bad number" "$TEST_TMP/pelt_stress" --seconds x
+check "workloads refuses an unknown load" fails_with 2 "unknown load 'x'" "$TEST_TMP/workloads" x
+check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
+check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/bench.sh" --seconds -1
+
+# bench_fixture DIR FIXED_VALUE: three boots per kernel of one load, the
+# reference at 100-110, the fixed kernel at FIXED_VALUE +0..+10.
+bench_fixture() {
+	local d=$1 fixed=$2 v b value
+	mkdir -p "$d/logs"
+	echo "arch,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
+	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$d/util.csv"
+	for v in reference regressed fixed; do
+		for b in 1 2 3; do
+			value=$((100 + (b - 1) * 5))
+			[ "$v" != fixed ] || value=$((fixed + (b - 1) * 5))
+			printf '@@@ bench load=pipe metric=round_trips value=%s unit=1/s\r\n' "$value" >"$d/logs/$v-$b.log"
+			echo "@@@ util load=periodic what=cpu util_avg=$value util_est=900 samples=40" >>"$d/logs/$v-$b.log"
+			bench_rows "x86_64,$v,$b" "$d/logs/$v-$b.log" "$d"
+		done
+	done
+	bench_tables "$d" "reference regressed fixed" 3
+}
+
+bench_marks() {
+	# shellcheck source=scripts/bench.sh
+	. "$SCRIPTS_DIR/bench.sh"
+	bench_fixture "$TEST_TMP/b1" 104 >"$TEST_TMP/same.txt" &&
+		grep -q '^| pipe | round_trips (1/s) | 105 \[100-110\] | 105 \[100-110\] | 109 \[104-114\] | same |$' "$TEST_TMP/same.txt" &&
+		grep -q '^| periodic | cpu schedutil % of max freq | 100 \[100-100\] .* same |$' "$TEST_TMP/same.txt" &&
+		bench_fixture "$TEST_TMP/b2" 200 >"$TEST_TMP/differs.txt" &&
+		grep -q '^| pipe | round_trips (1/s) | .* | 205 \[200-210\] | differs |$' "$TEST_TMP/differs.txt"
+}
+check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread" bench_marks
+
+stress_counts_table() {
+	# shellcheck source=scripts/stress.sh
+	. "$SCRIPTS_DIR/stress.sh"
+	printf '# done: forks=10 exits=10 hotplugs=2\r\n' >"$TEST_TMP/s1.log"
+	printf '# done: forks=5 exits=5 hotplugs=1\n' >"$TEST_TMP/s2.log"
+	{
+		stress_counts x86_64,fixed,1,60 "$TEST_TMP/s1.log"
+		stress_counts x86_64,fixed,2,60 "$TEST_TMP/s2.log"
+	} >"$TEST_TMP/counts.csv"
+	counts_table "$TEST_TMP/counts.csv" | tee "$TEST_TMP/counts.txt"
+	grep -qx '| x86_64 fixed | 2 | 120 | 15 | 15 | 3 |' "$TEST_TMP/counts.txt"
+}
+check "stress counts: summed over the boots of a kernel" stress_counts_table
+
+[ "$TEST_FAILED" -eq 0 ]
