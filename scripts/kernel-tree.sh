@@ -11,11 +11,12 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# The fast path as eff6c8ce8d4d added it, and the same written for the
-# scoped_guard (sched_change, ...) form of sched_move_task() that newer
-# mainline has.
+# The fast path as eff6c8ce8d4d added it (6.12 to v6.18's form of
+# sched_move_task()), the same written for the scoped_guard (sched_change,
+# ...) form that newer mainline has, and for 6.6's task_rq_lock(tsk, &rf).
 REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_SCOPED=$SCRIPTS_DIR/kernel/mainline/reinstate-sched_move_task-fast-path.patch
+REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
@@ -35,9 +36,9 @@ never for merging).
               when it has upstream's revert (Debian 6.12, mainline), else
               with the fast path reverted
   regressed   the base with the fast path: as it is when it has it
-              (v6.13.y), else plus the reproducer patch matching its
-              sched_move_task() (scripts/kernel/reinstate-*.patch or
-              scripts/kernel/mainline/reinstate-*.patch)
+              (v6.13.y, 6.6.y before 6.6.85), else plus the reproducer
+              patch matching its sched_move_task() (scripts/kernel/
+              reinstate-*.patch, or the one in mainline/ or 6.6/)
   fixed       the series made for the base's release line: patches/V.P.y
               when it exists (V.P from the Makefile), else patches/mainline;
               SERIES=DIR picks one. A series that re-adds the fast path
@@ -154,10 +155,15 @@ has_fast_path() {
 }
 
 # reproducer_for REPO COMMIT: the reproducer written for COMMIT's form of
-# sched_move_task().
+# sched_move_task(): scoped_guard (sched_change) from v6.19, the
+# task_rq_lock class guard of 6.12 to v6.18, task_rq_lock() with rq_flags
+# before (6.6).
 reproducer_for() {
 	if git -C "$1" grep -q 'scoped_guard (sched_change' "$2" -- kernel/sched/core.c; then
 		echo "$REPRODUCER_SCOPED"
+	elif git -C "$1" show "$2:kernel/sched/core.c" |
+		awk '/^void sched_move_task\(/, /^}/' | grep -q 'struct rq_flags rf;'; then
+		echo "$REPRODUCER_RQ_FLAGS"
 	else
 		echo "$REPRODUCER"
 	fi

@@ -13,15 +13,15 @@ REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
 series_dirs() { find "$PATCHES" -mindepth 1 -maxdepth 1 -type d | sort; }
 patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort; }
 
-three_series() {
+four_series() {
 	local d
-	for d in 6.12.y 6.13.y mainline; do
+	for d in 6.6.y 6.12.y 6.13.y mainline; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.12.y, 6.13.y and mainline series and nothing loose" three_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y and mainline series and nothing loose" four_series
 
 # The PELT fix predates eff6c8ce8d4d and the report is closed by the
 # revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
@@ -168,7 +168,7 @@ check "KERNEL_SRC lacking objects: the base leaves those files out and says whic
 # series that does not fit says so by name.
 picks_series() {
 	local t v p want
-	for t in "6 12 patches/6.12.y/" "7 1 patches/mainline/" "6 13 patches/6.13.y/"; do
+	for t in "6 12 patches/6.12.y/" "7 1 patches/mainline/" "6 13 patches/6.13.y/" "6 6 patches/6.6.y/"; do
 		read -r v p want <<<"$t"
 		fake_tree "$TEST_TMP/v$v.$p" "$v" "$p"
 		BUILD_DIR=$TEST_TMP/build-v$v.$p KERNEL_SRC=$TEST_TMP/v$v.$p \
