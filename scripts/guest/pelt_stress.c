@@ -891,8 +891,15 @@ int main(int argc, char **argv)
 	debug_file = text != NULL;
 	free(text);
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (opt.hotplug && ncpus > 1)
-		hotplug_cpu = ncpus - 1;
+	if (opt.hotplug && ncpus > 1) {
+		char path[96];
+
+		/* No such file without CONFIG_HOTPLUG_CPU (arm64's is optional). */
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/online", ncpus - 1);
+		if (!access(path, W_OK))
+			hotplug_cpu = ncpus - 1;
+	}
 	have_cgroups = setup_cgroups();
 	text = read_file("/proc/sys/kernel/sched_autogroup_enabled");
 	if (text) {
@@ -912,7 +919,8 @@ int main(int argc, char **argv)
 	printf("# %d s on %d CPUs; cgroups: %s; autogroup: %s; hotplug: %s; debug file: %s\n",
 	       opt.seconds, ncpus, have_cgroups ? weight_file : "none (no cpu controller)",
 	       autogroup_was[0] ? "yes" : "no",
-	       hotplug_cpu > 0 ? "yes" : "no", debug_file ? "yes" : "no");
+	       hotplug_cpu > 0 ? "yes" : opt.hotplug ? "no (no cpuN/online)" : "no",
+	       debug_file ? "yes" : "no");
 
 	if (debug_file)
 		measure_baseline(ncpus);
