@@ -20,8 +20,9 @@ happened), no_underflow (no negative or wrapped average while it ran),
 no_leak (every cfs_rq back to idle, every tg_load_avg the sum of its
 cfs_rqs' contributions, afterwards). Writes DIR/stress.csv
 (arch,kernel,boot,test,result), DIR/counts.csv (what each boot did:
-forks, exits, hotplugs, ...), DIR/table.txt and the console logs in
-DIR/logs/. Exits 1 when anything failed.
+forks, exits, hotplugs, ...), DIR/table.txt, each kernel's .config
+(DIR/config-ARCH-KERNEL) and the console logs in DIR/logs/. Exits 1
+when anything failed.
 
 $(run_options_usage 1 stress)
   --minutes M         stress time per boot (default 10)
@@ -53,6 +54,10 @@ main() {
 	mkdir -p "$out/logs"
 	! $debug || build_args=(--extra-config "$SCRIPTS_DIR/config/debug.config")
 	build_guests "$arch" "" "$variants" "${build_args[@]}"
+	# What each kernel was built with: the proof of which checks were on.
+	for v in $variants; do
+		cp "${GUEST_IMAGE[$arch-$v]%/"$(kernel_image "$arch")"}/.config" "$out/config-$arch-$v"
+	done
 	# A debug kernel boots in under a minute here; the leak check takes
 	# at most pelt_stress's --idle-timeout (30 s) and a reading per group.
 	timeout=$((seconds + 300))
