@@ -124,91 +124,57 @@ static struct {
 	int result_fd;		/* operator -> parent */
 } ctx;
 
-/* "  .util_avg                    : 12" -> key "util_avg", value 12 */
-static void parse_field(struct cfs_figures *f, const char *line)
-{
-	char key[64];
-	const char *colon = strchr(line, ':');
-	size_t len;
-	long v;
-
-	if (!colon)
-		return;
-	while (*line == ' ')
-		line++;
-	if (*line != '.')
-		return;
-	line++;
-	len = colon - line;
-	while (len && line[len - 1] == ' ')
-		len--;
-	if (len >= sizeof(key))
-		return;
-	memcpy(key, line, len);
-	key[len] = '\0';
-	v = strtol(colon + 1, NULL, 10);
-
-	if (!strcmp(key, "load_avg"))
-		f->load_avg = v;
-	else if (!strcmp(key, "runnable_avg"))
-		f->runnable_avg = v;
-	else if (!strcmp(key, "util_avg"))
-		f->util_avg = v;
-	else if (!strcmp(key, "removed.load_avg"))
-		f->removed_load = v;
-	else if (!strcmp(key, "removed.runnable_avg"))
-		f->removed_runnable = v;
-	else if (!strcmp(key, "removed.util_avg"))
-		f->removed_util = v;
-	else if (!strcmp(key, "tg_load_avg"))
-		f->tg_load_avg = v;
-}
+struct cpu0_reading {
+	struct sample *sample;
+	const char *group_path;
+};
 
 /*
- * CPU0's section runs from "cpu#0" to the next "cpu#" line; in it, each
- * cfs_rq on the leaf list is a "cfs_rq[0]:<task group path>" line followed
- * by "  .<field> : <value>" lines (kernel/sched/debug.c, 6.12 to 7.1).
- * Without CONFIG_FAIR_GROUP_SCHED the path is missing: that is the root.
+ * A field of CPU0's root cfs_rq or of the test's cgroup's; a cfs_rq that
+ * is in the file is on CPU0's leaf list ("listed"), i.e. not fully decayed.
  */
+static int cpu0_field(const struct cfs_field *f, void *arg)
+{
+	struct cpu0_reading *r = arg;
+	struct cfs_figures *fig;
+	long v;
+
+	if (f->cpu != 0)
+		return 0;
+	if (!strcmp(f->path, "/"))
+		fig = &r->sample->root;
+	else if (r->group_path && !strcmp(f->path, r->group_path))
+		fig = &r->sample->group;
+	else
+		return 0;
+	fig->listed = true;
+	v = strtol(f->value, NULL, 10);
+	if (!strcmp(f->key, "load_avg"))
+		fig->load_avg = v;
+	else if (!strcmp(f->key, "runnable_avg"))
+		fig->runnable_avg = v;
+	else if (!strcmp(f->key, "util_avg"))
+		fig->util_avg = v;
+	else if (!strcmp(f->key, "removed.load_avg"))
+		fig->removed_load = v;
+	else if (!strcmp(f->key, "removed.runnable_avg"))
+		fig->removed_runnable = v;
+	else if (!strcmp(f->key, "removed.util_avg"))
+		fig->removed_util = v;
+	else if (!strcmp(f->key, "tg_load_avg"))
+		fig->tg_load_avg = v;
+	return 0;
+}
+
 static int sample_cpu0(struct sample *s, const char *group_path)
 {
-	char *buf = read_file(SCHED_DEBUG_FILE), *line, *next;
-	struct cfs_figures *cur = NULL;
-	bool in_cpu0 = false;
+	struct cpu0_reading r = { s, group_path };
+	char *buf = read_file(SCHED_DEBUG_FILE);
 
 	if (!buf)
 		return -1;
 	memset(s, 0, sizeof(*s));
-	for (line = buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!strncmp(line, "cpu#", 4)) {
-			in_cpu0 = !strncmp(line, "cpu#0", 5) &&
-				  (line[5] == ',' || line[5] == '\0');
-			cur = NULL;
-			continue;
-		}
-		if (!in_cpu0)
-			continue;
-		if (!strncmp(line, "cfs_rq[0]:", 10)) {
-			const char *path = line + 10;
-
-			if (!*path || !strcmp(path, "/"))
-				cur = &s->root;
-			else if (group_path && !strcmp(path, group_path))
-				cur = &s->group;
-			else
-				cur = NULL;
-			if (cur)
-				cur->listed = true;
-			continue;
-		}
-		if (!*line || line[0] != ' ')
-			cur = NULL;
-		else if (cur)
-			parse_field(cur, line);
-	}
+	for_each_cfs_field(buf, cpu0_field, &r);
 	free(buf);
 	return 0;
 }

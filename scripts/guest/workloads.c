@@ -194,44 +194,36 @@ static void load_threads(void)
 			ADD_OPS(1);
 }
 
-static void load_exec(void)
+/* Run argv[0] with argv until stopped; count the runs that exit 0. */
+static void exec_loop(char *const argv[])
 {
 	while (!STOPPING()) {
 		pid_t pid = fork();
+		int status;
 
 		if (!pid) {
-			execl(self_exe, "workloads", "--exit", (char *)NULL);
+			execv(argv[0], argv);
 			_exit(127);
 		}
-		if (pid > 0) {
-			int status;
-
-			if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-			    !WEXITSTATUS(status))
-				ADD_OPS(1);
-		}
+		if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status) && !WEXITSTATUS(status))
+			ADD_OPS(1);
 	}
+}
+
+static void load_exec(void)
+{
+	char *const argv[] = { (char *)self_exe, "--exit", NULL };
+
+	exec_loop(argv);
 }
 
 static void load_shell(void)
 {
-	while (!STOPPING()) {
-		pid_t pid = fork();
+	char *const argv[] = { "/bin/sh", "-c",
+		"echo c b a | /bin/sort | /bin/cat >/dev/null", NULL };
 
-		if (!pid) {
-			execl("/bin/sh", "sh", "-c",
-			      "echo c b a | /bin/sort | /bin/cat >/dev/null",
-			      (char *)NULL);
-			_exit(127);
-		}
-		if (pid > 0) {
-			int status;
-
-			if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-			    !WEXITSTATUS(status))
-				ADD_OPS(1);
-		}
-	}
+	exec_loop(argv);
 }
 
 static void churn(void)
