@@ -94,11 +94,16 @@ check "verify.sh exits 1 and names the boot when a boot gives no verdict" verify
 
 # The fixed kernel built with scripts/config/debug.config (lockdep, KASAN,
 # DEBUG_LIST, ...) through a minute of pelt_stress: no splat, nothing left
-# on any cfs_rq (the full runs: scripts/stress.sh --minutes 10).
+# on any cfs_rq (the full runs: scripts/stress.sh --minutes 10). Without
+# reading the debug file while the stress runs: 6.12.117's debug.c
+# corrupts EEVDF state when read on busy CPUs (Documentation/results.md,
+# "Safety"), which must not make CI a lottery.
 short_stress() {
 	"$SCRIPTS_DIR/stress.sh" --arch x86_64 --variants fixed --seconds 60 \
-		--out "$TEST_TMP/stress" || return 1
-	[ "$(grep -c ',pass$' "$TEST_TMP/stress/stress.csv")" -eq 3 ]
+		--no-monitor --out "$TEST_TMP/stress" || return 1
+	grep -qx 'x86_64,fixed,1,stress,pass' "$TEST_TMP/stress/stress.csv" &&
+		grep -qx 'x86_64,fixed,1,no_leak,pass' "$TEST_TMP/stress/stress.csv" &&
+		grep -qx 'x86_64,fixed,1,no_underflow,skip' "$TEST_TMP/stress/stress.csv"
 }
 check "one minute of stress on the fixed debug kernel: no splat, no leak" short_stress
 
