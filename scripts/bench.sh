@@ -31,7 +31,7 @@ USAGE
 }
 
 main() {
-	local arch boots variants out v b log seconds=4 rc=0
+	local arch boots variants out v b seconds=4 rc=0
 	run_defaults 5 bench
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -47,16 +47,8 @@ main() {
 	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			log "bench boot $b/$boots: $arch $v"
-			log=$out/logs/$arch-$v-$b.log
-			"$SCRIPTS_DIR/guest-boot.sh" --job bench --args "$seconds" --timeout 600 \
-				"$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" 2>"$log.boot-error" ||
-				log "boot failed: $(tail -n 1 "$log.boot-error")"
-		done
-	done
+	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
+		--job bench --args "$seconds" --timeout 600
 	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
 	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$out/util.csv"
 	for b in $(seq "$boots"); do

@@ -179,6 +179,26 @@ parse_run_options() {
 	run_options_check
 }
 
+# boot_interleaved ARCH BOOTS "VARIANTS" OUT NAME GUEST_BOOT_OPTION...:
+# boot every kernel of build_guests BOOTS times, interleaved (reference,
+# regressed, fixed, reference, ...), with guest-boot.sh's options (--job
+# ...); console logs in OUT/logs/ARCH-KERNEL-BOOT.log. A boot that fails
+# (splat, panic, hang) leaves its reason in LOG.boot-error, for
+# tap_boot_rows, and does not stop the others.
+boot_interleaved() {
+	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 b v console
+	shift 5
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			log "$name boot $b/$boots: $arch $v"
+			console=$out/logs/$arch-$v-$b.log
+			"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
+				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$console" 2>"$console.boot-error" ||
+				log "boot failed: $(tail -n 1 "$console.boot-error")"
+		done
+	done
+}
+
 # tap_rows ARCH KERNEL BOOT LOG: one CSV row (ARCH,KERNEL,BOOT,test,result)
 # per TAP result of a guest's console log; a boot without a plan, or
 # with fewer results than planned, is a fail.

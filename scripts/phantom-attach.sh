@@ -23,22 +23,13 @@ USAGE
 }
 
 main() {
-	local arch boots variants out v b log rc=0
+	local arch boots variants out v b rc=0
 	parse_run_options 3 phantom "$@"
 	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
 	[ ! -e "$out/phantom.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			log "phantom boot $b/$boots: $arch $v"
-			log=$out/logs/$arch-$v-$b.log
-			# A splat, panic or hang fails the boot: recorded as a row.
-			"$SCRIPTS_DIR/guest-boot.sh" --job phantom "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" 2>"$log.boot-error" ||
-				log "boot failed: $(tail -n 1 "$log.boot-error")"
-		done
-	done
+	boot_interleaved "$arch" "$boots" "$variants" "$out" phantom --job phantom
 	echo "arch,kernel,boot,test,result" >"$out/phantom.csv"
 	for b in $(seq "$boots"); do
 		for v in $variants; do

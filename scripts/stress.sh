@@ -68,16 +68,9 @@ main() {
 	# A debug kernel boots in under a minute here; the leak check takes
 	# at most pelt_stress's --idle-timeout (30 s) and a reading per group.
 	timeout=$((seconds + 300))
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			log "stress boot $b/$boots: $arch $v$($debug && echo ' (debug)'), $seconds s"
-			log=$out/logs/$arch-$v-$b.log
-			"$SCRIPTS_DIR/guest-boot.sh" --job stress --args "--seconds $seconds$monitor" \
-				--timeout "$timeout" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" 2>"$log.boot-error" ||
-				log "boot failed: $(tail -n 1 "$log.boot-error")"
-		done
-	done
+	log "$seconds s of stress per boot$($debug && echo ', debug builds')"
+	boot_interleaved "$arch" "$boots" "$variants" "$out" stress \
+		--job stress --args "--seconds $seconds$monitor" --timeout "$timeout"
 	echo "arch,kernel,boot,test,result" >"$out/stress.csv"
 	: >"$out/counts.csv"
 	for b in $(seq "$boots"); do
