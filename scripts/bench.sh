@@ -27,11 +27,15 @@ missing, 0 otherwise.
 
 $(run_options_usage 5 bench)
   --seconds S         seconds per load (default 4)
+  --no-monitor        the sampler leaves the sched debug file alone and
+                      reads only the periodic task's own utilization (no
+                      what=cpu rows): on 6.12.117, reading the file on
+                      busy CPUs corrupts EEVDF state (see stress.sh)
 USAGE
 }
 
 main() {
-	local arch boots variants out v b seconds=4 rc=0
+	local arch boots variants out v b seconds=4 rc=0 monitor=""
 	run_defaults 5 bench
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -39,6 +43,7 @@ main() {
 		--seconds)
 			[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--seconds takes a positive number"
 			seconds=$2; shift 2 ;;
+		--no-monitor) monitor=" --no-debug-file"; shift ;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac
 	done
@@ -48,7 +53,7 @@ main() {
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
 	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
-		--job bench --args "$seconds" --timeout 600
+		--job bench --args "$seconds$monitor" --timeout 600
 	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
 	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$out/util.csv"
 	for b in $(seq "$boots"); do

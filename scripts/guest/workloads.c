@@ -53,7 +53,8 @@
 static struct {
 	int seconds;
 	const char *cgroup;
-} opt = { 5, NULL };
+	bool no_debug_file;
+} opt = { 5, NULL, false };
 
 static const char *self_exe;
 static int ncpus, loaded_cpu;
@@ -352,9 +353,9 @@ static void sampler(const char *load)
 	char path[64];
 
 	pin_to(0);
-	while (!STOPPING() && s.nr_cpu < MAX_SAMPLES) {
+	while (!STOPPING() && s.nr_cpu < MAX_SAMPLES && s.nr_task < MAX_SAMPLES) {
 		struct cpu_reading r = { -1, -1 };
-		char *text = read_file(SCHED_DEBUG_FILE);
+		char *text = opt.no_debug_file ? NULL : read_file(SCHED_DEBUG_FILE);
 
 		if (text) {
 			for_each_cfs_field(text, root_util_fn, &r);
@@ -380,9 +381,10 @@ static void sampler(const char *load)
 		}
 		sleep_ms(SAMPLE_MS);
 	}
-	printf("@@@ util load=%s what=cpu util_avg=%ld util_est=%ld samples=%d\n",
-	       load, median(s.cpu_avg, s.nr_cpu), median(s.cpu_est, s.nr_cpu),
-	       s.nr_cpu);
+	if (s.nr_cpu)
+		printf("@@@ util load=%s what=cpu util_avg=%ld util_est=%ld samples=%d\n",
+		       load, median(s.cpu_avg, s.nr_cpu),
+		       median(s.cpu_est, s.nr_cpu), s.nr_cpu);
 	if (s.nr_task)
 		printf("@@@ util load=%s what=task util_avg=%ld util_est=%ld samples=%d\n",
 		       load, median(s.task_avg, s.nr_task),
@@ -446,11 +448,14 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: workloads [--seconds N] [--cgroup DIR] [LOAD...]\n"
+		"usage: workloads [--seconds N] [--cgroup DIR] [--no-debug-file] [LOAD...]\n"
 		"\n"
 		"Run each LOAD (default: all) for N seconds (default %d) in the\n"
 		"cgroup DIR (default: where it is started) and print its rate as\n"
-		"\"@@@ bench load=L metric=M value=V unit=U\"; loads:",
+		"\"@@@ bench load=L metric=M value=V unit=U\". --no-debug-file: the\n"
+		"sampler reads only the task's /proc/PID/sched, not the CPU's\n"
+		"figures from the sched debug file (on 6.12.117 reading it on busy\n"
+		"CPUs corrupts EEVDF state). Loads:",
 		opt.seconds);
 	for (i = 0; i < ARRAY_SIZE(loads); i++)
 		fprintf(f, " %s", loads[i].name);
@@ -462,6 +467,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "cgroup", required_argument, NULL, 'c' },
+		{ "no-debug-file", no_argument, NULL, 'n' },
 		{ "exit", no_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -482,6 +488,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			opt.cgroup = optarg;
+			break;
+		case 'n':
+			opt.no_debug_file = true;
 			break;
 		case 'x':	/* the exec load's child */
 			return 0;
