@@ -473,14 +473,15 @@ static const char * const idle_zero[] = {
 	"se->avg.load_avg", "se->avg.util_avg", "se->avg.runnable_avg",
 };
 
-static bool is_one_of(const char *key, const char * const *keys, size_t n)
+/* Index of key in keys[0..n-1], or -1. */
+static int key_index(const char *key, const char * const *keys, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(key, keys[i]))
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 struct underflow {
@@ -492,7 +493,7 @@ static int underflow_fn(const struct cfs_field *f, void *arg)
 {
 	struct underflow *u = arg;
 
-	if (!is_one_of(f->key, averages, ARRAY_SIZE(averages)))
+	if (key_index(f->key, averages, ARRAY_SIZE(averages)) < 0)
 		return 0;
 	if (f->value[0] == '-' || strtoull(f->value, NULL, 10) >= UNDERFLOW) {
 		if (!u->count++)
@@ -517,16 +518,6 @@ static int underflow_fn(const struct cfs_field *f, void *arg)
  */
 static long root_baseline[MAX_CPUS][ARRAY_SIZE(idle_zero)];
 static bool have_baseline;
-
-static int idle_zero_index(const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(idle_zero); i++)
-		if (!strcmp(key, idle_zero[i]))
-			return i;
-	return -1;
-}
 
 struct leak_check {
 	int reader_cpu;
@@ -596,7 +587,7 @@ static int leak_fn(const struct cfs_field *f, void *arg)
 		else
 			lc->tg[i].contrib_sum += strtoll(f->value, NULL, 10);
 	}
-	k = idle_zero_index(f->key);
+	k = key_index(f->key, idle_zero, ARRAY_SIZE(idle_zero));
 	if (reader || k < 0)
 		return 0;
 	if (lc->baseline) {
@@ -607,13 +598,12 @@ static int leak_fn(const struct cfs_field *f, void *arg)
 		return 0;
 	}
 	if (!strcmp(f->path, "/")) {
-		if (atol(f->value) <= (f->cpu < MAX_CPUS && have_baseline ?
-				       root_baseline[f->cpu][k] : 0))
-			return 0;
-		add_finding(lc, "cfs_rq[%d]:%s %s = %s (idle before: %ld)",
-			    f->cpu, f->path, f->key, f->value,
-			    f->cpu < MAX_CPUS && have_baseline ?
-			    root_baseline[f->cpu][k] : 0);
+		long idle = f->cpu < MAX_CPUS && have_baseline ?
+			    root_baseline[f->cpu][k] : 0;
+
+		if (atol(f->value) > idle)
+			add_finding(lc, "cfs_rq[%d]:%s %s = %s (idle before: %ld)",
+				    f->cpu, f->path, f->key, f->value, idle);
 	} else if (strcmp(f->value, "0")) {
 		add_finding(lc, "cfs_rq[%d]:%s %s = %s", f->cpu, f->path,
 			    f->key, f->value);

@@ -348,7 +348,6 @@ out:
 static void run_child(const struct test *test, int result_fd)
 {
 	pthread_t waker, operator;
-	double start;
 
 	ctx.test = test;
 	ctx.tgid = getpid();
@@ -368,9 +367,7 @@ static void run_child(const struct test *test, int result_fd)
 
 	if (pin_to(0))
 		_exit(2);
-	start = now_ms();
-	while (now_ms() - start < SPIN_MS)
-		;
+	spin_ms(SPIN_MS);
 	if (write(ctx.leader_done[1], "x", 1) != 1)
 		_exit(2);
 	pthread_exit(NULL);
