@@ -40,9 +40,7 @@ main() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
-		--seconds)
-			[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--seconds takes a positive number"
-			seconds=$2; shift 2 ;;
+		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
 		--no-monitor) monitor=" --no-debug-file"; shift ;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac

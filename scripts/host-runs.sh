@@ -77,7 +77,7 @@ main() {
 		*) usage_error "unknown argument $1" ;;
 		esac
 	done
-	[[ "$runs" =~ ^[1-9][0-9]*$ ]] || usage_error "--runs takes a positive number"
+	positive_option --runs "$runs"
 	case "$load" in none | cpu | external) ;; *) usage_error "--load is none, cpu or external" ;; esac
 	[ "$(id -u)" -eq 0 ] || die "the selftest needs root"
 	[ -n "$out" ] || out=$PROJECT_DIR/results/host-$(date +%Y%m%d-%H%M%S)

@@ -125,7 +125,7 @@ kernel_image() {
 }
 
 # The options of the tools that boot each kernel R times (cost.sh,
-# diagnose.sh, phantom-attach.sh). run_defaults BOOTS NAME sets RUN_ARCH,
+# diagnose.sh, phantom-attach.sh, stress.sh, bench.sh). run_defaults BOOTS NAME sets RUN_ARCH,
 # RUN_BOOTS, RUN_VARIANTS and RUN_OUT to their defaults; run_option
 # "$@" takes --arch, --boots, --variants or --out with its value (the
 # caller shifts 2), or returns 1 for any other word; run_options_check
@@ -147,11 +147,16 @@ run_option() {
 	esac
 }
 
+# positive_option OPTION VALUE: VALUE must be a positive whole number.
+positive_option() {
+	[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 takes a positive number"
+}
+
 run_options_check() {
 	local v
 	check_arch "$RUN_ARCH"
 	for v in $RUN_VARIANTS; do check_variant "$v"; done
-	[[ "$RUN_BOOTS" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
+	positive_option --boots "$RUN_BOOTS"
 	[ -n "$RUN_OUT" ] || RUN_OUT=$PROJECT_DIR/results/$RUN_NAME-$(date +%Y%m%d-%H%M%S)
 }
 

@@ -44,12 +44,8 @@ main() {
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
-		--minutes)
-			[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--minutes takes a positive number"
-			seconds=$(($2 * 60)); shift 2 ;;
-		--seconds)
-			[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "--seconds takes a positive number"
-			seconds=$2; shift 2 ;;
+		--minutes) positive_option "$1" "${2:-}"; seconds=$(($2 * 60)); shift 2 ;;
+		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
 		--no-debug) debug=false; shift ;;
 		--no-monitor) monitor=" --no-monitor"; shift ;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;

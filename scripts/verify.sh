@@ -55,7 +55,7 @@ main() {
 		*) usage_error "unknown argument $1" ;;
 		esac
 	done
-	[[ "$boots" =~ ^[1-9][0-9]*$ ]] || usage_error "--boots takes a positive number"
+	positive_option --boots "$boots"
 	for arch in $arches; do check_arch "$arch"; done
 	for v in $variants; do check_variant "$v"; done
 	for t in $topologies; do
