@@ -18,6 +18,9 @@ REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_SCOPED=$SCRIPTS_DIR/kernel/mainline/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
+# Upstream's fix of print_cfs_rq() for trees that need it (see
+# measured_base); never part of a series.
+DEBUG_LOCKING_FIX=$SCRIPTS_DIR/kernel/harness/print_cfs_rq-avg_vruntime-under-rq-lock.patch
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 	-c advice.detachedHead=false -c gc.auto=0)
@@ -46,6 +49,13 @@ never for merging).
               series onto the regressed tree.
   kselftest   the base with this project's selftests/sched/ copied in:
               where the selftest is built from, whatever the series holds
+
+Every variant's base is the tree as it is, plus, only where the tree
+needs it, upstream's fix of print_cfs_rq() calling avg_vruntime()
+unlocked ($(basename "$DEBUG_LOCKING_FIX") in
+scripts/kernel/harness/): the stress and bench samplers read
+/sys/kernel/debug/sched/debug on busy CPUs, which otherwise oopses such
+a tree whatever the variant.
 
 Source of the trees:
   default       Debian's linux-source-6.12 package ($DEBIAN_TARBALL),
@@ -150,6 +160,41 @@ source_repo() {
 	echo "$repo"
 }
 
+# needs_debug_locking_fix REPO COMMIT: true when COMMIT's avg_vruntime()
+# writes zero_vruntime (b3d99f43c72b or its backport) while its
+# print_cfs_rq() still calls it after dropping the rq lock.
+needs_debug_locking_fix() {
+	git -C "$1" show "$2:kernel/sched/fair.c" |
+		awk '/^u64 avg_vruntime\(/, /^}/' | grep -q 'update_zero_vruntime(' &&
+		git -C "$1" grep -q 'SPLIT_NS(avg_vruntime(cfs_rq))' "$2" -- kernel/sched/debug.c
+}
+
+# measured_base REPO: the commit every variant starts from. That is the
+# base tag, the tree as it is, unless it needs the debug.c locking fix:
+# then a commit on top of the base with that fix. Without it, reading
+# /sys/kernel/debug/sched/debug on busy CPUs, as the stress and bench
+# samplers do, oopses reference and fixed alike. The commit's identity
+# and date are fixed, so it is the same commit on every call and the
+# variants' stamps stay valid. make-series.sh uses the base tag itself.
+measured_base() {
+	local repo=$1 base index tree
+	base=$(git -C "$repo" rev-parse 'refs/tags/base^{commit}')
+	if ! needs_debug_locking_fix "$repo" "$base"; then
+		echo "$base"
+		return
+	fi
+	index=$repo/.git/measured-index
+	GIT_INDEX_FILE=$index git -C "$repo" read-tree "$base"
+	GIT_INDEX_FILE=$index git -C "$repo" apply --cached "$DEBUG_LOCKING_FIX" ||
+		die "$(basename "$DEBUG_LOCKING_FIX") does not apply onto $(git -C "$repo" log -1 --format=%h "$base")"
+	tree=$(GIT_INDEX_FILE=$index git -C "$repo" write-tree)
+	rm -f "$index"
+	sed -n '1,/^---/p' "$DEBUG_LOCKING_FIX" | sed '$d' |
+		{ echo "sched/debug: avg_vruntime() under the rq lock (harness)"; echo; cat; } |
+		GIT_AUTHOR_DATE="@0 +0000" GIT_COMMITTER_DATE="@0 +0000" \
+			git "${GIT_ID[@]}" -C "$repo" commit-tree "$tree" -p "$base"
+}
+
 has_fast_path() {
 	git -C "$1" grep -q 'group = sched_get_task_group(tsk);' "$2" -- kernel/sched/core.c
 }
@@ -237,7 +282,7 @@ copy_selftest() {
 variant_tree() {
 	local variant=$1 repo base wt parent stamp reproducer dir patches=()
 	repo=$(source_repo)
-	base=$(git -C "$repo" rev-parse 'refs/tags/base^{commit}')
+	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
 	case "$variant" in
 	*+diag)

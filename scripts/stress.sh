@@ -29,11 +29,11 @@ $(run_options_usage 1 stress)
   --seconds S         the same in seconds (short runs, make check)
   --no-debug          the regular builds instead of the debug ones
   --no-monitor        no reading of the sched debug file while the
-                      stress runs (no_underflow skips): 6.12.117's
-                      debug.c calls avg_vruntime(), which writes
-                      zero_vruntime, without the rq lock; reading the
-                      file while CPUs are busy can corrupt EEVDF state
-                      (fixed upstream, not in 6.12.117)
+                      stress runs (no_underflow skips). Needed only for
+                      kernels built without kernel-tree.sh: trees whose
+                      debug.c calls avg_vruntime() unlocked (6.12.117)
+                      oops when it is read on busy CPUs; kernel-tree.sh
+                      gives every variant upstream's fix
 USAGE
 }
 
