@@ -47,6 +47,8 @@ never for merging).
               SERIES=DIR picks one. A series that re-adds the fast path
               itself (mainline's) goes onto the reference tree, a fix-only
               series onto the regressed tree.
+  alt-X       a candidate fix weighed against the series: the regressed
+              tree plus scripts/kernel/alternatives/X-*.patch
   kselftest   the base with this project's selftests/sched/ copied in:
               where the selftest is built from, whatever the series holds
 
@@ -332,6 +334,13 @@ variant_tree() {
 		# Which series it is, for make-series.sh and the reports.
 		echo "${dir#"$PROJECT_DIR"/}" >"$wt.series"
 		echo "$wt"
+		;;
+	alt-*)
+		dir=$(alternative_patch "${variant#alt-}")
+		wt=$(variant_tree regressed)
+		parent=$(git -C "$wt" rev-parse HEAD)
+		stamp="$parent-$(sha256sum <"$dir" | cut -c1-16)"
+		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
 		;;
 	kselftest)
 		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore |

@@ -42,13 +42,25 @@ check_arch() {
 	esac
 }
 
+# alternative_patch X: the patch of candidate fix alt-X, the one file
+# scripts/kernel/alternatives/X-*.patch; empty when there is none.
+alternative_patch() {
+	local f
+	for f in "$SCRIPTS_DIR/kernel/alternatives/$1"-*.patch; do
+		[ -f "$f" ] && echo "$f"
+		return
+	done
+}
+
 # A variant, optionally with +diag: the same tree plus the diagnostics
-# patch (scripts/kernel/diagnostics-fork-placement.patch).
+# patch (scripts/kernel/diagnostics-fork-placement.patch). Besides
+# VARIANTS, alt-X is a candidate fix weighed against the series: the
+# regressed tree plus alternative_patch X.
 check_variant() {
-	case " $VARIANTS " in
-	*" ${1%+diag} "*) ;;
-	*) usage_error "unknown variant '$1': expected one of: $VARIANTS (each may end in +diag)" ;;
-	esac
+	local v=${1%+diag}
+	case " $VARIANTS " in *" $v "*) return ;; esac
+	case "$v" in alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;; esac
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, or alt-X for scripts/kernel/alternatives/X-*.patch (each may end in +diag)"
 }
 
 # with_machine_lock CMD...: run CMD alone on the machine (see MACHINE_LOCK).
