@@ -58,23 +58,26 @@ check "workloads refuses an unknown load" fails_with 2 "unknown load 'x'" "$TEST
 check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
 check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/bench.sh" --seconds -1
 
-# bench_fixture DIR FIXED_VALUE: three boots per kernel of one load, the
-# reference at 100-110, the fixed kernel at FIXED_VALUE +0..+10.
+# bench_fixture DIR FIXED_VALUE [CANDIDATE_VALUE]: three boots per
+# kernel of one load, the reference at 100-110, the fixed kernel at
+# FIXED_VALUE +0..+10; with CANDIDATE_VALUE, an alt-A kernel there too.
 bench_fixture() {
-	local d=$1 fixed=$2 v b value
+	local d=$1 fixed=$2 candidate=${3:-} variants="reference regressed fixed" v b value
+	[ -z "$candidate" ] || variants="$variants alt-A"
 	mkdir -p "$d/logs"
 	echo "arch,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
 	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$d/util.csv"
-	for v in reference regressed fixed; do
+	for v in $variants; do
 		for b in 1 2 3; do
 			value=$((100 + (b - 1) * 5))
 			[ "$v" != fixed ] || value=$((fixed + (b - 1) * 5))
+			[ "$v" != alt-A ] || value=$((candidate + (b - 1) * 5))
 			printf '@@@ bench load=pipe metric=round_trips value=%s unit=1/s\r\n' "$value" >"$d/logs/$v-$b.log"
 			echo "@@@ util load=periodic what=cpu util_avg=$value util_est=900 samples=40" >>"$d/logs/$v-$b.log"
 			bench_rows "x86_64,$v,$b" "$d/logs/$v-$b.log" "$d"
 		done
 	done
-	bench_tables "$d" "reference regressed fixed" 3
+	bench_tables "$d" "$variants" 3
 }
 
 bench_marks() {
@@ -84,9 +87,11 @@ bench_marks() {
 		grep -q '^| pipe | round_trips (1/s) | 105 \[100-110\] | 105 \[100-110\] | 109 \[104-114\] | same |$' "$TEST_TMP/same.txt" &&
 		grep -q '^| periodic | cpu schedutil % of max freq | 100 \[100-100\] .* same |$' "$TEST_TMP/same.txt" &&
 		bench_fixture "$TEST_TMP/b2" 200 >"$TEST_TMP/differs.txt" &&
-		grep -q '^| pipe | round_trips (1/s) | .* | 205 \[200-210\] | differs |$' "$TEST_TMP/differs.txt"
+		grep -q '^| pipe | round_trips (1/s) | .* | 205 \[200-210\] | differs (fixed) |$' "$TEST_TMP/differs.txt" &&
+		bench_fixture "$TEST_TMP/b3" 104 200 >"$TEST_TMP/candidate.txt" &&
+		grep -q '^| pipe | round_trips (1/s) | .* | 109 \[104-114\] | 205 \[200-210\] | differs (alt-A) |$' "$TEST_TMP/candidate.txt"
 }
-check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread" bench_marks
+check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread, per candidate" bench_marks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh
