@@ -21,6 +21,26 @@
  *              runs 2 ms; metric: wakeup lateness, 99th percentile (us)
  *   periodic-churn  the same while a fork/exit loop shares its CPU
  *
+ * Two probes run only when named; they measure what a removal of a task
+ * from a CPU leaves there, on a CPU that is otherwise idle (the last):
+ *
+ *   exit-residue  bursts of children that move to the idle CPU, run
+ *              0.2 ms there and exit (the removal at death)
+ *   wake-residue  a task that runs 0.2 ms at a time, bounced between
+ *              CPU 0 and the idle CPU by sched_setaffinity() while it
+ *              sleeps, so that each wakeup migrates it (the removal on
+ *              wakeup migration, after a sleep shorter than a PELT period)
+ *
+ * Each burst is followed by a wakeup of a helper task that sleeps on the
+ * idle CPU (so that its cfs_rq's averages are brought up to date, pending
+ * removals included) and a read of the root cfs_rq's util_avg there; with
+ * exact removals it is back to what it was before the burst. Metrics:
+ * util_after (util_avg left on the idle CPU, median over the bursts) and
+ * util_per_removal (the same per removal, undoing PELT's decay over the
+ * burst and until the read: r = U' (1 - y^d) / y^a, y^32 = 1/2, U' the
+ * util_avg read less what was left of the one before the burst, d the
+ * spacing of the removals and a the age of the last, in periods).
+ *
  * For spawn, periodic and periodic-churn it also samples, every 50 ms,
  * what schedutil reads: the root cfs_rq's util_avg and util_est of the
  * loaded CPU (the last one) from /sys/kernel/debug/sched/debug, and for
@@ -276,19 +296,213 @@ static void load_periodic(bool with_churn)
 		waitpid(churner, NULL, 0);
 }
 
+/*
+ * The probes. A helper task sleeps on the idle CPU in a pipe read; each
+ * byte written wakes it there (no migration), which updates the CPU's
+ * cfs_rqs (decay, pending removals) before the read of util_avg.
+ */
+#define PROBE_RUN_MS	0.2
+#define PROBE_REMOVALS	100
+#define PROBE_SETTLE_MS	300	/* about 10 half-lives: the CPU decays to ~0 */
+#define PELT_PERIOD_MS	1.024
+
+/* PELT's decay over p periods, y^p with y^32 = 1/2 (no libm in the guest) */
+static double pelt_decay(double p)
+{
+	double t = p / 32, z, term = 1, sum = 1;
+	int n, halvings = (int)t;
+
+	z = -(t - halvings) * 0.6931471805599453;	/* 2^-frac = e^z */
+	for (n = 1; n < 16; n++) {
+		term *= z / n;
+		sum += term;
+	}
+	while (halvings-- > 0)
+		sum /= 2;
+	return sum;
+}
+
+struct probe {
+	int poke[2];
+	pid_t helper;
+	int nr;
+	double util_after[MAX_SAMPLES], per_removal[MAX_SAMPLES];
+};
+
+static void probe_start(struct probe *p)
+{
+	char c;
+
+	memset(p, 0, sizeof(*p));
+	if (pipe(p->poke))
+		_exit(1);
+	p->helper = fork();
+	if (!p->helper) {
+		pin_to(loaded_cpu);
+		while (read(p->poke[0], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	pin_to(0);
+}
+
+static int probe_util_fn(const struct cfs_field *f, void *arg)
+{
+	long *util = arg;
+
+	if (f->cpu == loaded_cpu && !strcmp(f->path, "/") && !strcmp(f->key, "util_avg"))
+		*util = atol(f->value);
+	return 0;
+}
+
+/* util_avg of the idle CPU's root cfs_rq, brought up to date first. */
+static long probe_read(struct probe *p, double *when)
+{
+	long util = -1;
+	char *text;
+
+	if (write(p->poke[1], "x", 1) != 1)
+		_exit(1);
+	sleep_ms(2);
+	*when = now_ms();
+	text = read_file(SCHED_DEBUG_FILE);
+	if (!text)
+		_exit(1);
+	for_each_cfs_field(text, probe_util_fn, &util);
+	free(text);
+	return util;
+}
+
+/*
+ * probe_record: a burst of n removals from t0 to t1, the last one at
+ * t_last; u0 and u1 read before and after.
+ */
+static void probe_record(struct probe *p, long u0, double t_u0, long u1,
+			 double t_u1, int n, double t0, double t1, double t_last)
+{
+	double spacing = (t1 - t0) / n / PELT_PERIOD_MS;
+	double age = (t_u1 - t_last) / PELT_PERIOD_MS;
+	double left = u1 - u0 * pelt_decay((t_u1 - t_u0) / PELT_PERIOD_MS);
+
+	if (p->nr >= MAX_SAMPLES)
+		return;
+	p->util_after[p->nr] = u1;
+	p->per_removal[p->nr++] = left * (1 - pelt_decay(spacing)) / pelt_decay(age);
+}
+
+static int cmp_double(const void *a, const void *b);
+
+static void probe_report(struct probe *p, const char *load)
+{
+	close(p->poke[1]);
+	waitpid(p->helper, NULL, 0);
+	if (!p->nr)
+		_exit(1);
+	qsort(p->util_after, p->nr, sizeof(double), cmp_double);
+	qsort(p->per_removal, p->nr, sizeof(double), cmp_double);
+	printf("@@@ bench load=%s metric=util_after value=%.1f unit=util\n",
+	       load, p->util_after[p->nr / 2]);
+	printf("@@@ bench load=%s metric=util_per_removal value=%.3f unit=util\n",
+	       load, p->per_removal[p->nr / 2]);
+	fflush(stdout);
+}
+
+static void load_exit_residue(void)
+{
+	static struct probe p;
+
+	probe_start(&p);
+	while (!STOPPING()) {
+		double t_u0, t_u1, t0, t1, t_last = 0;
+		long u0, u1;
+		int i;
+
+		sleep_ms(PROBE_SETTLE_MS);
+		u0 = probe_read(&p, &t_u0);
+		t0 = now_ms();
+		for (i = 0; i < PROBE_REMOVALS; i++) {
+			pid_t pid = fork();
+
+			if (!pid) {
+				pin_to(loaded_cpu);
+				spin_ms(PROBE_RUN_MS);
+				_exit(0);
+			}
+			if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+				_exit(1);
+			t_last = now_ms();
+		}
+		t1 = now_ms();
+		u1 = probe_read(&p, &t_u1);
+		probe_record(&p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
+	}
+	probe_report(&p, "exit-residue");
+}
+
+static void load_wake_residue(void)
+{
+	static struct probe p;
+	int wake[2], ack[2];
+	pid_t bouncer;
+	char c;
+
+	probe_start(&p);
+	if (pipe(wake) || pipe(ack))
+		_exit(1);
+	bouncer = fork();
+	if (!bouncer) {
+		while (read(wake[0], &c, 1) == 1) {
+			spin_ms(PROBE_RUN_MS);
+			if (write(ack[1], "x", 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	while (!STOPPING()) {
+		double t_u0, t_u1, t0, t1, t_last = 0;
+		long u0, u1;
+		int i;
+
+		sleep_ms(PROBE_SETTLE_MS);
+		u0 = probe_read(&p, &t_u0);
+		t0 = now_ms();
+		/* idle CPU, then CPU 0: each wakeup moves it; count the moves off */
+		for (i = 0; i < 2 * PROBE_REMOVALS; i++) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(i % 2 ? 0 : loaded_cpu, &set);
+			if (sched_setaffinity(bouncer, sizeof(set), &set) ||
+			    write(wake[1], "x", 1) != 1 || read(ack[0], &c, 1) != 1)
+				_exit(1);
+			if (i % 2)
+				t_last = now_ms();
+		}
+		t1 = now_ms();
+		u1 = probe_read(&p, &t_u1);
+		probe_record(&p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
+	}
+	close(wake[1]);
+	waitpid(bouncer, NULL, 0);
+	probe_report(&p, "wake-residue");
+}
+
 static const struct {
 	const char *name, *metric, *unit;
 	void (*fn)(void);
-	bool per_second, sample;
+	bool per_second, sample, probe;
 } loads[] = {
-	{ "spawn", "forks", "1/s", load_spawn, true, true },
-	{ "pipe", "round_trips", "1/s", load_pipe, true, false },
-	{ "messaging", "messages", "1/s", load_messaging, true, false },
-	{ "threads", "threads", "1/s", load_threads, true, false },
-	{ "exec", "execs", "1/s", load_exec, true, false },
-	{ "shell", "scripts", "1/s", load_shell, true, false },
-	{ "periodic", "lateness_p99", "us", NULL, false, true },
-	{ "periodic-churn", "lateness_p99", "us", NULL, false, true },
+	{ "spawn", "forks", "1/s", load_spawn, true, true, false },
+	{ "pipe", "round_trips", "1/s", load_pipe, true, false, false },
+	{ "messaging", "messages", "1/s", load_messaging, true, false, false },
+	{ "threads", "threads", "1/s", load_threads, true, false, false },
+	{ "exec", "execs", "1/s", load_exec, true, false, false },
+	{ "shell", "scripts", "1/s", load_shell, true, false, false },
+	{ "periodic", "lateness_p99", "us", NULL, false, true, false },
+	{ "periodic-churn", "lateness_p99", "us", NULL, false, true, false },
+	/* metric NULL: the load prints its own lines */
+	{ "exit-residue", NULL, NULL, load_exit_residue, false, false, true },
+	{ "wake-residue", NULL, NULL, load_wake_residue, false, false, true },
 };
 
 /* Medians of what the sampler saw, "-1" when it saw nothing. */
@@ -421,7 +635,9 @@ static int run(int i)
 	}
 	if (sampler_pid > 0)
 		waitpid(sampler_pid, NULL, 0);
-	if (loads[i].per_second) {
+	if (!loads[i].metric) {
+		;	/* printed by the load */
+	} else if (loads[i].per_second) {
 		printf("@@@ bench load=%s metric=%s value=%.1f unit=%s\n",
 		       loads[i].name, loads[i].metric,
 		       sh->ops / ((t1 - t0) / 1e3), loads[i].unit);
@@ -444,12 +660,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: workloads [--seconds N] [--cgroup DIR] [--no-debug-file] [LOAD...]\n"
 		"\n"
-		"Run each LOAD (default: all) for N seconds (default %d) in the\n"
+		"Run each LOAD (default: all but the probes exit-residue and\n"
+		"wake-residue) for N seconds (default %d) in the\n"
 		"cgroup DIR (default: where it is started) and print its rate as\n"
 		"\"@@@ bench load=L metric=M value=V unit=U\". --no-debug-file: the\n"
 		"sampler reads only the task's /proc/PID/sched, not the CPU's\n"
-		"figures from the sched debug file (on 6.12.117 reading it on busy\n"
-		"CPUs corrupts EEVDF state). Loads:",
+		"figures from the sched debug file (where debug.c calls avg_vruntime()\n"
+		"unlocked, as 6.12.117 does, reading it on busy CPUs corrupts EEVDF\n"
+		"state); the probes then skip. Loads:",
 		opt.seconds);
 	for (i = 0; i < ARRAY_SIZE(loads); i++)
 		fprintf(f, " %s", loads[i].name);
@@ -527,8 +745,16 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 1;
 	}
-	for (i = 0; i < ARRAY_SIZE(loads); i++)
-		if ((!any || chosen[i]) && run(i))
+	for (i = 0; i < ARRAY_SIZE(loads); i++) {
+		if (any ? !chosen[i] : loads[i].probe)
+			continue;
+		if (loads[i].probe && (ncpus < 2 || opt.no_debug_file)) {
+			printf("@@@ bench load=%s skipped: needs 2 CPUs and the sched debug file\n",
+			       loads[i].name);
+			continue;
+		}
+		if (run(i))
 			rc = 1;
+	}
 	return rc;
 }
