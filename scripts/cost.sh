@@ -12,7 +12,7 @@ usage: $(basename "$0") [options]
 Boot each kernel with the cost job: a shell in a child cpu cgroup starts
 CHILDREN /bin/true processes and waits, REPEATS times per boot, under
 ftrace's function profiler (sched_move_task, dequeue_task_fair,
-task_dead_fair; times include callees). Prints per kernel the median
+task_dead_fair, migrate_task_rq_fair; times include callees). Prints per kernel the median
 over all repeats of the total time per repeat, the time per call, and
 the ratio to the reference kernel. Absolute times are inflated by
 emulation and the tracer: compare kernels within one table.

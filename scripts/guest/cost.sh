@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest job: time spent in sched_move_task() and in the dead task's PELT
-# bookkeeping (dequeue_task_fair(), task_dead_fair()), by ftrace's
+# Guest job: time spent in sched_move_task(), in the dead task's PELT
+# bookkeeping (dequeue_task_fair(), task_dead_fair()) and in the removal
+# of a task migrated on wakeup (migrate_task_rq_fair()), by ftrace's
 # function profiler, while a shell in a child cpu cgroup starts CHILDREN
 # short-lived /bin/true processes and waits for them; REPEATS times.
 # Prints "@@@ cost repeat=R wall_s=W" and the profiler's figures.
@@ -9,7 +10,7 @@ children=${1:-2000}
 repeats=${2:-3}
 tracing=/sys/kernel/tracing
 mount -t tracefs tracefs $tracing || exit 1
-echo sched_move_task task_dead_fair dequeue_task_fair >$tracing/set_ftrace_filter || exit 1
+echo sched_move_task task_dead_fair dequeue_task_fair migrate_task_rq_fair >$tracing/set_ftrace_filter || exit 1
 echo +cpu >/sys/fs/cgroup/cgroup.subtree_control
 mkdir /sys/fs/cgroup/cost
 echo $$ >/sys/fs/cgroup/cost/cgroup.procs
