@@ -5,7 +5,7 @@
 # input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 12
 
 FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
@@ -55,6 +55,12 @@ check "leak check: the reader's own CPU is exempt, another CPU's root is not" ro
 
 check "pelt_stress refuses a bad number" fails_with 2 "bad number" "$TEST_TMP/pelt_stress" --seconds x
 check "workloads refuses an unknown load" fails_with 2 "unknown load 'x'" "$TEST_TMP/workloads" x
+# The probes need the sched debug file: without it they say so and skip.
+probes_skip() {
+	"$TEST_TMP/workloads" --seconds 1 --no-debug-file exit-residue wake-residue >"$TEST_TMP/probes.txt" &&
+		[ "$(grep -c '^@@@ bench load=[a-z]*-residue skipped: ' "$TEST_TMP/probes.txt")" -eq 2 ]
+}
+check "workloads' probes skip without the sched debug file" probes_skip
 check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
 check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/bench.sh" --seconds -1
 
