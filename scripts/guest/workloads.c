@@ -338,6 +338,7 @@ static void probe_start(struct probe *p)
 		_exit(1);
 	p->helper = fork();
 	if (!p->helper) {
+		close(p->poke[1]);	/* EOF when the prober closes its end */
 		pin_to(loaded_cpu);
 		while (read(p->poke[0], &c, 1) == 1)
 			;
@@ -451,6 +452,10 @@ static void load_wake_residue(void)
 		_exit(1);
 	bouncer = fork();
 	if (!bouncer) {
+		/* Only the prober's ends may keep these pipes open. */
+		close(p.poke[1]);
+		close(wake[1]);
+		close(ack[0]);
 		while (read(wake[0], &c, 1) == 1) {
 			spin_ms(PROBE_RUN_MS);
 			if (write(ack[1], "x", 1) != 1)
