@@ -185,11 +185,14 @@ measured_base() {
 		echo "$base"
 		return
 	fi
-	index=$repo/.git/measured-index
-	GIT_INDEX_FILE=$index git -C "$repo" read-tree "$base"
-	GIT_INDEX_FILE=$index git -C "$repo" apply --cached "$DEBUG_LOCKING_FIX" ||
-		die "$(basename "$DEBUG_LOCKING_FIX") does not apply onto $(git -C "$repo" log -1 --format=%h "$base")"
-	tree=$(GIT_INDEX_FILE=$index git -C "$repo" write-tree)
+	# An index of its own per call: tools may run this at the same time.
+	index=$(mktemp "$repo/.git/measured-index.XXXXXX")
+	if ! GIT_INDEX_FILE=$index git -C "$repo" read-tree "$base" ||
+		! GIT_INDEX_FILE=$index git -C "$repo" apply --cached "$DEBUG_LOCKING_FIX" ||
+		! tree=$(GIT_INDEX_FILE=$index git -C "$repo" write-tree); then
+		rm -f "$index" "$index.lock"
+		die "cannot apply $(basename "$DEBUG_LOCKING_FIX") onto $(git -C "$repo" log -1 --format=%h "$base")"
+	fi
 	rm -f "$index"
 	sed -n '1,/^---/p' "$DEBUG_LOCKING_FIX" | sed '$d' |
 		{ echo "sched/debug: avg_vruntime() under the rq lock (harness)"; echo; cat; } |
