@@ -408,50 +408,98 @@ static void probe_report(struct probe *p, const char *load)
 	fflush(stdout);
 }
 
+/*
+ * probe_loop: bursts of PROBE_REMOVALS removals from the idle CPU, each
+ * made by burst(ctx), which returns the time of the last one, until the
+ * load is stopped; then the report.
+ */
+static void probe_loop(struct probe *p, const char *load,
+		       double (*burst)(void *ctx), void *ctx)
+{
+	while (!STOPPING()) {
+		double t_u0, t_u1, t0, t1, t_last;
+		long u0, u1;
+
+		sleep_ms(PROBE_SETTLE_MS);
+		u0 = probe_read(p, &t_u0);
+		t0 = now_ms();
+		t_last = burst(ctx);
+		t1 = now_ms();
+		u1 = probe_read(p, &t_u1);
+		probe_record(p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
+	}
+	probe_report(p, load);
+}
+
+static double exit_burst(void *ctx)
+{
+	double t_last = 0;
+	int i;
+
+	(void)ctx;
+
+	for (i = 0; i < PROBE_REMOVALS; i++) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			pin_to(loaded_cpu);
+			spin_ms(PROBE_RUN_MS);
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+			_exit(1);
+		t_last = now_ms();
+	}
+	return t_last;
+}
+
 static void load_exit_residue(void)
 {
 	static struct probe p;
 
 	probe_start(&p);
-	while (!STOPPING()) {
-		double t_u0, t_u1, t0, t1, t_last = 0;
-		long u0, u1;
-		int i;
+	probe_loop(&p, "exit-residue", exit_burst, NULL);
+}
 
-		sleep_ms(PROBE_SETTLE_MS);
-		u0 = probe_read(&p, &t_u0);
-		t0 = now_ms();
-		for (i = 0; i < PROBE_REMOVALS; i++) {
-			pid_t pid = fork();
+struct bouncer {
+	pid_t pid;
+	int wake, ack;
+};
 
-			if (!pid) {
-				pin_to(loaded_cpu);
-				spin_ms(PROBE_RUN_MS);
-				_exit(0);
-			}
-			if (pid < 0 || waitpid(pid, NULL, 0) != pid)
-				_exit(1);
+/* idle CPU, then CPU 0: each wakeup moves it; count the moves off */
+static double wake_burst(void *ctx)
+{
+	struct bouncer *b = ctx;
+	double t_last = 0;
+	char c;
+	int i;
+
+	for (i = 0; i < 2 * PROBE_REMOVALS; i++) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(i % 2 ? 0 : loaded_cpu, &set);
+		if (sched_setaffinity(b->pid, sizeof(set), &set) ||
+		    write(b->wake, "x", 1) != 1 || read(b->ack, &c, 1) != 1)
+			_exit(1);
+		if (i % 2)
 			t_last = now_ms();
-		}
-		t1 = now_ms();
-		u1 = probe_read(&p, &t_u1);
-		probe_record(&p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
 	}
-	probe_report(&p, "exit-residue");
+	return t_last;
 }
 
 static void load_wake_residue(void)
 {
 	static struct probe p;
+	struct bouncer b;
 	int wake[2], ack[2];
-	pid_t bouncer;
 	char c;
 
 	probe_start(&p);
 	if (pipe(wake) || pipe(ack))
 		_exit(1);
-	bouncer = fork();
-	if (!bouncer) {
+	b.pid = fork();
+	if (!b.pid) {
 		/* Only the prober's ends may keep these pipes open. */
 		close(p.poke[1]);
 		close(wake[1]);
@@ -463,33 +511,11 @@ static void load_wake_residue(void)
 		}
 		_exit(0);
 	}
-	while (!STOPPING()) {
-		double t_u0, t_u1, t0, t1, t_last = 0;
-		long u0, u1;
-		int i;
-
-		sleep_ms(PROBE_SETTLE_MS);
-		u0 = probe_read(&p, &t_u0);
-		t0 = now_ms();
-		/* idle CPU, then CPU 0: each wakeup moves it; count the moves off */
-		for (i = 0; i < 2 * PROBE_REMOVALS; i++) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(i % 2 ? 0 : loaded_cpu, &set);
-			if (sched_setaffinity(bouncer, sizeof(set), &set) ||
-			    write(wake[1], "x", 1) != 1 || read(ack[0], &c, 1) != 1)
-				_exit(1);
-			if (i % 2)
-				t_last = now_ms();
-		}
-		t1 = now_ms();
-		u1 = probe_read(&p, &t_u1);
-		probe_record(&p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
-	}
+	b.wake = wake[1];
+	b.ack = ack[0];
+	probe_loop(&p, "wake-residue", wake_burst, &b);
 	close(wake[1]);
-	waitpid(bouncer, NULL, 0);
-	probe_report(&p, "wake-residue");
+	waitpid(b.pid, NULL, 0);
 }
 
 static const struct {
