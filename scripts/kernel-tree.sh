@@ -49,6 +49,7 @@ never for merging).
               series onto the regressed tree.
   alt-X       a candidate fix weighed against the series: the regressed
               tree plus scripts/kernel/alternatives/X-*.patch
+  V+alt-X     variant V's tree plus that patch (fixed+alt-A)
   kselftest   the base with this project's selftests/sched/ copied in:
               where the selftest is built from, whatever the series holds
 
@@ -337,6 +338,13 @@ variant_tree() {
 		# Which series it is, for make-series.sh and the reports.
 		echo "${dir#"$PROJECT_DIR"/}" >"$wt.series"
 		echo "$wt"
+		;;
+	*?+alt-?*)
+		dir=$(alternative_patch "${variant##*+alt-}")
+		wt=$(variant_tree "${variant%+alt-*}")
+		parent=$(git -C "$wt" rev-parse HEAD)
+		stamp="$parent-$(sha256sum <"$dir" | cut -c1-16)"
+		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
 		;;
 	alt-*)
 		dir=$(alternative_patch "${variant#alt-}")

@@ -55,12 +55,21 @@ alternative_patch() {
 # A variant, optionally with +diag: the same tree plus the diagnostics
 # patch (scripts/kernel/diagnostics-fork-placement.patch). Besides
 # VARIANTS, alt-X is a candidate fix weighed against the series: the
-# regressed tree plus alternative_patch X.
+# regressed tree plus alternative_patch X; V+alt-X is variant V's tree
+# plus that patch (fixed+alt-A: the series and (A) together).
 check_variant() {
 	local v=${1%+diag}
 	case " $VARIANTS " in *" $v "*) return ;; esac
-	case "$v" in alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;; esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, or alt-X for scripts/kernel/alternatives/X-*.patch (each may end in +diag)"
+	case "$v" in
+	*?+alt-?*)
+		if [ -n "$(alternative_patch "${v##*+alt-}")" ]; then
+			check_variant "${v%+alt-*}"
+			return
+		fi
+		;;
+	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
+	esac
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag)"
 }
 
 # with_machine_lock CMD...: run CMD alone on the machine (see MACHINE_LOCK).
