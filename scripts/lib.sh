@@ -127,7 +127,9 @@ build_guests() {
 	for v in $variants; do
 		GUEST_IMAGE[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$@" "$arch" "$v$suffix")
 	done
-	"$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	# A build like the kernels': alone on the machine, and never two at
+	# once into the same build/guest/ARCH (two tools may start together).
+	with_machine_lock "$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
 }
 
 # Cross compiler prefix and kernel image of an arch.
