@@ -25,7 +25,9 @@ check "patches/ holds the 6.6.y, 6.12.y, 6.13.y and mainline series and nothing 
 
 # The PELT fix predates eff6c8ce8d4d and the report is closed by the
 # revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
-# the patch the report is about. Every patch is signed off.
+# each patch the report is about (those that tell of eff6c8ce8d4d or
+# of its revert, 76f970ce51c8).
+# Every patch is signed off.
 pelt_fix_tags() {
 	local d p
 	for d in $(series_dirs); do
@@ -35,11 +37,9 @@ pelt_fix_tags() {
 				echo "Fixes: eff6c8ce8d4d or Closes: in $p"
 				return 1
 			fi
-			case "$p" in
-			*/*-sched-fair-*)
+			if sed '/^---$/q' "$p" | grep -q 'eff6c8ce8d4d\|76f970ce51c8'; then
 				grep -q "^Link: $REPORT\( # .*\)\?$" "$p" || { echo "no Link: to the report in $p"; return 1; }
-				;;
-			esac
+			fi
 		done
 	done
 }
