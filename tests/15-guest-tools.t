@@ -5,7 +5,7 @@
 # input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 
 FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
@@ -61,6 +61,19 @@ probes_skip() {
 		[ "$(grep -c '^@@@ bench load=[a-z]*-residue skipped: ' "$TEST_TMP/probes.txt")" -eq 2 ]
 }
 check "workloads' probes skip without the sched debug file" probes_skip
+
+# The periodic task runs 2 ms of its own CPU time per wakeup, however
+# much a fork/exit loop on its CPU preempts it (a task spinning 2 ms of
+# wall time then gets less), so that its util_avg can be compared across
+# kernels whose fork loops run at different speeds.
+periodic_runs_its_share() {
+	local run
+	"$TEST_TMP/workloads" --seconds 2 --no-debug-file periodic-churn >"$TEST_TMP/periodic.txt" || return 1
+	cat "$TEST_TMP/periodic.txt"
+	run=$(sed -n 's/^@@@ periodic load=periodic-churn run_per_period_ms=\([0-9.]*\)$/\1/p' "$TEST_TMP/periodic.txt")
+	awk -v r="$run" 'BEGIN { exit !(r != "" && r >= 2 && r < 2.2) }'
+}
+check "workloads' periodic task runs 2 ms per wakeup beside fork churn" periodic_runs_its_share
 check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
 check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/bench.sh" --seconds -1
 

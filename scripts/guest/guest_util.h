@@ -26,14 +26,6 @@
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
-static inline double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static inline void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -42,12 +34,38 @@ static inline void sleep_ms(long ms)
 		;
 }
 
+static inline double clock_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static inline double now_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
+}
+
 /* Burn CPU for about ms milliseconds of wall time. */
 static inline void spin_ms(double ms)
 {
 	double end = now_ms() + ms;
 
 	while (now_ms() < end)
+		;
+}
+
+/*
+ * Burn ms milliseconds of the calling thread's own CPU time, however often
+ * it is preempted meanwhile: a task that does so runs the same share of
+ * each period on every kernel, so its util_avg can be compared.
+ */
+static inline void spin_cpu_ms(double ms)
+{
+	double end = clock_ms(CLOCK_THREAD_CPUTIME_ID) + ms;
+
+	while (clock_ms(CLOCK_THREAD_CPUTIME_ID) < end)
 		;
 }
 

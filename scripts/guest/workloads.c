@@ -18,8 +18,15 @@
  *   shell      /bin/sh -c "echo ... | sort | cat >/dev/null": a shell
  *              spawning short commands, as UnixBench shell does (scripts/s)
  *   periodic   a task pinned to the last CPU that wakes every 10 ms and
- *              runs 2 ms; metric: wakeup lateness, 99th percentile (us)
- *   periodic-churn  the same while a fork/exit loop shares its CPU
+ *              runs 2 ms of its own CPU time; metrics: wakeup lateness,
+ *              99th percentile (us), and duty, the share of the load's
+ *              wall time that the task ran (%); also printed, not a
+ *              metric: "@@@ periodic load=<name> run_per_period_ms=<n>",
+ *              its CPU time per wakeup (2 or a hair above)
+ *   periodic-churn  the same while a fork/exit loop shares its CPU: the
+ *              task still runs 2 ms per period, only later when the loop
+ *              preempts it, so its own util_avg must not depend on how
+ *              fast the loop forks (a wall-time spinner's does)
  *
  * Two probes run only when named; they measure what a removal of a task
  * from a CPU leaves there, on a CPU that is otherwise idle (the last):
@@ -86,6 +93,7 @@ struct shared {
 	pid_t periodic_pid;
 	int nr_late;
 	double late_us[MAX_SAMPLES];
+	double duty_pct, run_per_period_ms;
 };
 
 static struct shared *sh;
@@ -265,7 +273,8 @@ static int cmp_double(const void *a, const void *b)
 static void load_periodic(bool with_churn)
 {
 	pid_t churner = -1;
-	double next;
+	double next, wall0, cpu0;
+	long periods = 0;	/* sh->ops also counts the churn's forks */
 
 	pin_to(loaded_cpu);
 	sh->periodic_pid = getpid();
@@ -274,7 +283,9 @@ static void load_periodic(bool with_churn)
 		if (!churner)
 			churn();
 	}
-	next = now_ms() + PERIOD_MS;
+	wall0 = now_ms();
+	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	next = wall0 + PERIOD_MS;
 	while (!STOPPING()) {
 		double now = now_ms(), wait = next - now;
 
@@ -286,12 +297,15 @@ static void load_periodic(bool with_churn)
 		now = now_ms();
 		if (sh->nr_late < MAX_SAMPLES)
 			sh->late_us[sh->nr_late++] = (now - next) * 1e3;
-		spin_ms(RUN_MS);
-		ADD_OPS(1);
+		spin_cpu_ms(RUN_MS);
+		periods++;
 		next += PERIOD_MS;
 		if (next < now_ms())	/* overran: start again from now */
 			next = now_ms() + PERIOD_MS;
 	}
+	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	sh->duty_pct = 100 * cpu0 / (now_ms() - wall0);
+	sh->run_per_period_ms = periods ? cpu0 / periods : 0;
 	if (churner > 0)
 		waitpid(churner, NULL, 0);
 }
@@ -679,6 +693,10 @@ static int run(int i)
 		printf("@@@ bench load=%s metric=%s value=%.1f unit=%s\n",
 		       loads[i].name, loads[i].metric,
 		       n ? sh->late_us[(int)(n * 0.99)] : -1.0, loads[i].unit);
+		printf("@@@ bench load=%s metric=duty value=%.2f unit=%%\n",
+		       loads[i].name, sh->duty_pct);
+		printf("@@@ periodic load=%s run_per_period_ms=%.3f\n",
+		       loads[i].name, sh->run_per_period_ms);
 	}
 	fflush(stdout);
 	return 0;
