@@ -26,7 +26,8 @@
  *   periodic-churn  the same while a fork/exit loop shares its CPU: the
  *              task still runs 2 ms per period, only later when the loop
  *              preempts it, so its own util_avg must not depend on how
- *              fast the loop forks (a wall-time spinner's does)
+ *              fast the loop forks (a wall-time spinner's does); one
+ *              more metric: churn_forks, the loop's forks per second
  *
  * Two probes run only when named; they measure what a removal of a task
  * from a CPU leaves there, on a CPU that is otherwise idle (the last):
@@ -697,6 +698,9 @@ static int run(int i)
 		       loads[i].name, sh->duty_pct);
 		printf("@@@ periodic load=%s run_per_period_ms=%.3f\n",
 		       loads[i].name, sh->run_per_period_ms);
+		if (sh->ops)	/* only the churn counts ops here */
+			printf("@@@ bench load=%s metric=churn_forks value=%.1f unit=1/s\n",
+			       loads[i].name, sh->ops / ((t1 - t0) / 1e3));
 	}
 	fflush(stdout);
 	return 0;
