@@ -49,7 +49,7 @@ never for merging).
               series onto the regressed tree.
   alt-X       a candidate fix weighed against the series: the regressed
               tree plus scripts/kernel/alternatives/X-*.patch
-  V+alt-X     variant V's tree plus that patch (fixed+alt-A)
+  V+alt-X     variant V's tree plus that patch (reference+alt-B)
   kselftest   the base with this project's selftests/sched/ copied in:
               where the selftest is built from, whatever the series holds
 

@@ -56,7 +56,7 @@ alternative_patch() {
 # patch (scripts/kernel/diagnostics-fork-placement.patch). Besides
 # VARIANTS, alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
-# plus that patch (fixed+alt-A: the series and (A) together).
+# plus that patch (reference+alt-B: (B) without the fast path).
 check_variant() {
 	local v=${1%+diag}
 	case " $VARIANTS " in *" $v "*) return ;; esac
