@@ -26,8 +26,11 @@
  *   periodic-churn  the same while a fork/exit loop shares its CPU: the
  *              task still runs 2 ms per period, only later when the loop
  *              preempts it, so its own util_avg must not depend on how
- *              fast the loop forks (a wall-time spinner's does); one
- *              more metric: churn_forks, the loop's forks per second
+ *              fast the loop forks (a wall-time spinner's does); more
+ *              metrics: churn_forks, the loop's forks per second, and
+ *              preemptions, the task's involuntary context switches per
+ *              period (how its 2 ms are split up; a task's util_avg only
+ *              grows while it runs and decays while it waits)
  *
  * Two probes run only when named; they measure what a removal of a task
  * from a CPU leaves there, on a CPU that is otherwise idle (the last):
@@ -68,6 +71,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #define PERIOD_MS	10
@@ -94,7 +98,7 @@ struct shared {
 	pid_t periodic_pid;
 	int nr_late;
 	double late_us[MAX_SAMPLES];
-	double duty_pct, run_per_period_ms;
+	double duty_pct, run_per_period_ms, preemptions;
 };
 
 static struct shared *sh;
@@ -275,6 +279,7 @@ static void load_periodic(bool with_churn)
 {
 	pid_t churner = -1;
 	double next, wall0, cpu0;
+	struct rusage ru0, ru1;
 	long periods = 0;	/* sh->ops also counts the churn's forks */
 
 	pin_to(loaded_cpu);
@@ -284,6 +289,7 @@ static void load_periodic(bool with_churn)
 		if (!churner)
 			churn();
 	}
+	getrusage(RUSAGE_THREAD, &ru0);
 	wall0 = now_ms();
 	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	next = wall0 + PERIOD_MS;
@@ -307,6 +313,8 @@ static void load_periodic(bool with_churn)
 	cpu0 = clock_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	sh->duty_pct = 100 * cpu0 / (now_ms() - wall0);
 	sh->run_per_period_ms = periods ? cpu0 / periods : 0;
+	getrusage(RUSAGE_THREAD, &ru1);
+	sh->preemptions = periods ? (double)(ru1.ru_nivcsw - ru0.ru_nivcsw) / periods : 0;
 	if (churner > 0)
 		waitpid(churner, NULL, 0);
 }
@@ -698,6 +706,8 @@ static int run(int i)
 		       loads[i].name, sh->duty_pct);
 		printf("@@@ periodic load=%s run_per_period_ms=%.3f\n",
 		       loads[i].name, sh->run_per_period_ms);
+		printf("@@@ bench load=%s metric=preemptions value=%.3f unit=1/period\n",
+		       loads[i].name, sh->preemptions);
 		if (sh->ops)	/* only the churn counts ops here */
 			printf("@@@ bench load=%s metric=churn_forks value=%.1f unit=1/s\n",
 			       loads[i].name, sh->ops / ((t1 - t0) / 1e3));
