@@ -27,10 +27,11 @@
  *              task still runs 2 ms per period, only later when the loop
  *              preempts it, so its own util_avg must not depend on how
  *              fast the loop forks (a wall-time spinner's does); more
- *              metrics: churn_forks, the loop's forks per second, and
+ *              metrics: churn_forks, the loop's forks per second,
  *              preemptions, the task's involuntary context switches per
- *              period (how its 2 ms are split up; a task's util_avg only
- *              grows while it runs and decays while it waits)
+ *              period, and run_span, the wall time from its wakeup to the
+ *              end of its 2 ms (how its run is split up; a task's util_avg
+ *              only grows while it runs and decays while it waits)
  *
  * Two probes run only when named; they measure what a removal of a task
  * from a CPU leaves there, on a CPU that is otherwise idle (the last):
@@ -98,7 +99,7 @@ struct shared {
 	pid_t periodic_pid;
 	int nr_late;
 	double late_us[MAX_SAMPLES];
-	double duty_pct, run_per_period_ms, preemptions;
+	double duty_pct, run_per_period_ms, preemptions, run_span_ms;
 };
 
 static struct shared *sh;
@@ -278,7 +279,7 @@ static int cmp_double(const void *a, const void *b)
 static void load_periodic(bool with_churn)
 {
 	pid_t churner = -1;
-	double next, wall0, cpu0;
+	double next, wall0, cpu0, span = 0;
 	struct rusage ru0, ru1;
 	long periods = 0;	/* sh->ops also counts the churn's forks */
 
@@ -305,6 +306,7 @@ static void load_periodic(bool with_churn)
 		if (sh->nr_late < MAX_SAMPLES)
 			sh->late_us[sh->nr_late++] = (now - next) * 1e3;
 		spin_cpu_ms(RUN_MS);
+		span += now_ms() - now;
 		periods++;
 		next += PERIOD_MS;
 		if (next < now_ms())	/* overran: start again from now */
@@ -315,6 +317,7 @@ static void load_periodic(bool with_churn)
 	sh->run_per_period_ms = periods ? cpu0 / periods : 0;
 	getrusage(RUSAGE_THREAD, &ru1);
 	sh->preemptions = periods ? (double)(ru1.ru_nivcsw - ru0.ru_nivcsw) / periods : 0;
+	sh->run_span_ms = periods ? span / periods : 0;
 	if (churner > 0)
 		waitpid(churner, NULL, 0);
 }
@@ -708,6 +711,8 @@ static int run(int i)
 		       loads[i].name, sh->run_per_period_ms);
 		printf("@@@ bench load=%s metric=preemptions value=%.3f unit=1/period\n",
 		       loads[i].name, sh->preemptions);
+		printf("@@@ bench load=%s metric=run_span value=%.3f unit=ms\n",
+		       loads[i].name, sh->run_span_ms);
 		if (sh->ops)	/* only the churn counts ops here */
 			printf("@@@ bench load=%s metric=churn_forks value=%.1f unit=1/s\n",
 			       loads[i].name, sh->ops / ((t1 - t0) / 1e3));
