@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-CONFIGS="main no-autogroup no-fair-group-sched no-cgroup-sched no-smp"
+CONFIGS="main no-autogroup no-fair-group-sched no-cgroup-sched no-smp cfs-bandwidth"
 
 usage() {
 	cat <<USAGE
