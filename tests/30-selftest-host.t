@@ -111,6 +111,28 @@ run_tests() {
 		leftovers
 }
 check "make ... TARGETS=sched run_tests runs it: valid TAP, stable names, nothing left" run_tests
-check "prove accepts its TAP" prove -v --exec '' "$BIN" :: -t 1 -r 5
+
+# prove_parses PROG ARGS...: TAP::Harness reads PROG's output as valid
+# TAP, three results as planned, no parse error. As above, the verdict
+# itself is not asserted: a failed check is valid TAP (exit status 1).
+prove_parses() {
+	local out=$TEST_TMP/prove.out
+	prove -v --exec '' "$@" >"$out" 2>&1 || true
+	cat "$out"
+	! grep -q 'Parse errors' "$out" && grep -q '^Files=1, Tests=3,' "$out" &&
+		grep -Eq '^Result: (PASS|FAIL)$' "$out" &&
+		{ grep -q '^Result: PASS$' "$out" || grep -q 'Non-zero exit status: 1$' "$out"; }
+}
+# The check itself, on a stand-in that plans 3 results and reports 2.
+bad_plan_rejected() {
+	local fake=$TEST_TMP/bad_plan.sh
+	printf '#!/bin/sh\necho "TAP version 13"\necho "1..3"\necho "ok 1 placement parity"\necho "ok 2 idle parity"\n' >"$fake"
+	chmod +x "$fake"
+	! prove_parses "$fake"
+}
+prove_run() {
+	prove_parses "$BIN" :: -t 1 -r 5 && bad_plan_rejected && leftovers
+}
+check "prove parses its TAP (any verdict), and the check rejects a bad plan" prove_run
 
 [ "$TEST_FAILED" -eq 0 ]
