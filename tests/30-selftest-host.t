@@ -120,7 +120,6 @@ prove_parses() {
 	prove -v --exec '' "$@" >"$out" 2>&1 || true
 	cat "$out"
 	! grep -q 'Parse errors' "$out" && grep -q '^Files=1, Tests=3,' "$out" &&
-		grep -Eq '^Result: (PASS|FAIL)$' "$out" &&
 		{ grep -q '^Result: PASS$' "$out" || grep -q 'Non-zero exit status: 1$' "$out"; }
 }
 # The check itself, on a stand-in that plans 3 results and reports 2.
