@@ -21,7 +21,13 @@
  *   hotplug       (--hotplug) the last CPU taken offline and back;
  *   wakers        short sleepers and a pipe ping-pong, unpinned, in cgroup
  *                 b: wakeup migrations, counted when a thread finds itself
- *                 on another CPU.
+ *                 on another CPU;
+ *   throttled     (kernels with CFS bandwidth control) in cgroup c, whose
+ *                 quota is 2 ms per 10 ms period: a fork/exit storm, and
+ *                 tasks in long system calls or spinning in user space
+ *                 killed at random times, so that tasks die on throttled
+ *                 cfs_rqs, some with the throttle work pending on their
+ *                 way back to user space when SIGKILL comes.
  *
  * Every second the cfs_rq sections of /sys/kernel/debug/sched/debug are
  * read: no average may be negative or above 2^62 (an unsigned underflow).
@@ -75,7 +81,7 @@ struct counters {
 	long forks, exits, child_setsid, zombie_rounds, zombie_setsid;
 	long zombie_setscheduler, zombie_moves, cgroup_moves, weight_changes;
 	long autogroup_toggles, autogroup_nice, class_switches, hotplugs;
-	long wakeups, migrations, samples;
+	long wakeups, migrations, samples, throttled_kills, throttled_periods;
 	int stop;
 	pid_t session_pid;
 };
@@ -96,10 +102,11 @@ static struct {
 } opt = { 60, 30, false, NULL, 0, "/sys/fs/cgroup", false };
 
 /* Task group paths as the debug file prints them, and their directories. */
-static char cg_parent_dir[256], cg_a_dir[272], cg_b_dir[272];
-static char cg_a_path[64], cg_b_path[64];
+static char cg_parent_dir[256], cg_a_dir[272], cg_b_dir[272], cg_c_dir[272];
+static char cg_a_path[64], cg_b_path[64], cg_c_path[64];
 static const char *weight_file;	/* cpu.weight (v2) or cpu.shares (v1) */
 static bool have_cgroups;
+static bool have_bandwidth;	/* c has a CFS bandwidth quota */
 static int hotplug_cpu = -1;
 
 static void usage(FILE *f)
@@ -110,7 +117,8 @@ static void usage(FILE *f)
 		"Fork/exit storms in a cpu cgroup, in sessions and in the root\n"
 		"group, zombie thread group leaders changed by their threads,\n"
 		"cgroup moves and weights, autogroup on/off and nice, class\n"
-		"changes, CPU hotplug and wakeup migrations, all at once; then\n"
+		"changes, CPU hotplug, wakeup migrations and, with CFS bandwidth\n"
+		"control, tasks dying in a throttled cgroup, all at once; then\n"
 		"checks that no cfs_rq or task group kept any load, util or\n"
 		"runnable average (TAP; exit 0 pass, 1 fail). For test guests.\n"
 		"\n"
@@ -177,17 +185,56 @@ static bool setup_cgroups(void)
 	}
 	snprintf(cg_a_dir, sizeof(cg_a_dir), "%s/a", cg_parent_dir);
 	snprintf(cg_b_dir, sizeof(cg_b_dir), "%s/b", cg_parent_dir);
+	snprintf(cg_c_dir, sizeof(cg_c_dir), "%s/c", cg_parent_dir);
 	snprintf(cg_a_path, sizeof(cg_a_path), "/" CGROUP_NAME "/a");
 	snprintf(cg_b_path, sizeof(cg_b_path), "/" CGROUP_NAME "/b");
+	snprintf(cg_c_path, sizeof(cg_c_path), "/" CGROUP_NAME "/c");
 	if ((mkdir(cg_a_dir, 0755) && errno != EEXIST) ||
-	    (mkdir(cg_b_dir, 0755) && errno != EEXIST))
+	    (mkdir(cg_b_dir, 0755) && errno != EEXIST) ||
+	    (mkdir(cg_c_dir, 0755) && errno != EEXIST))
 		return false;
 	return true;
 }
 
+/*
+ * A quota of 2 ms per 10 ms period on c (no such files without
+ * CONFIG_CFS_BANDWIDTH), or none (quota = false), as the leak check wants
+ * it: its reader must not wait for c's next period.
+ */
+static bool set_bandwidth(bool quota)
+{
+	char path[512];
+
+	if (!strcmp(weight_file, "cpu.weight")) {
+		snprintf(path, sizeof(path), "%s/cpu.max", cg_c_dir);
+		return !write_file(path, quota ? "2000 10000" : "max 10000");
+	}
+	if (!quota)
+		return !write_int(cg_c_dir, "cpu.cfs_quota_us", -1);
+	return !write_int(cg_c_dir, "cpu.cfs_period_us", 10000) &&
+	       !write_int(cg_c_dir, "cpu.cfs_quota_us", 2000);
+}
+
+/* nr_throttled of c's cpu.stat: periods in which c ran out of quota. */
+static long throttled_periods(void)
+{
+	char path[512], *text, *at;
+	long n = 0;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", cg_c_dir);
+	text = read_file(path);
+	if (!text)
+		return 0;
+	at = strstr(text, "nr_throttled ");
+	if (at)
+		n = atol(at + strlen("nr_throttled "));
+	free(text);
+	return n;
+}
+
 static void remove_cgroups(void)
 {
-	const char *dirs[] = { cg_a_dir, cg_b_dir, cg_parent_dir };
+	const char *dirs[] = { cg_a_dir, cg_b_dir, cg_c_dir, cg_parent_dir };
 	size_t i;
 	int tries;
 
@@ -209,7 +256,7 @@ static const char *root_dir(void)
 
 /* ---- the workers: each a process, looping until cnt->stop ---- */
 
-enum fork_mode { FORK_GROUP, FORK_SESSION, FORK_ROOT };
+enum fork_mode { FORK_GROUP, FORK_SESSION, FORK_ROOT, FORK_THROTTLED };
 
 static void worker_fork(enum fork_mode mode)
 {
@@ -217,6 +264,8 @@ static void worker_fork(enum fork_mode mode)
 
 	if (mode == FORK_GROUP && have_cgroups)
 		move_to(cg_a_dir, getpid());
+	if (mode == FORK_THROTTLED)
+		move_to(cg_c_dir, getpid());
 	if (mode == FORK_SESSION) {
 		setsid();
 		cnt->session_pid = getpid();
@@ -454,6 +503,48 @@ static void worker_wakers(void)
 	pthread_join(ponger, NULL);
 	for (i = 0; i < 2; i++)
 		pthread_join(sleepers[i], NULL);
+}
+
+/*
+ * A victim in c: half of them in system calls long enough (a few ms of
+ * clearing memory under emulation) for c to run out of quota inside one,
+ * so that the throttle work is pending on the way back to user space when
+ * SIGKILL comes; the other half spinning in user space.
+ */
+static void throttled_victim(long round)
+{
+	static char buf[4 << 20];
+	int fd;
+
+	move_to(cg_c_dir, getpid());
+	fd = open("/dev/zero", O_RDONLY);
+	for (;;) {
+		if (round & 1 && fd >= 0)
+			(void)!read(fd, buf, sizeof(buf));
+		else
+			spin_ms(1);
+	}
+}
+
+static void worker_throttled(void)
+{
+	long round;
+
+	for (round = 0; !STOPPING(); round++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			sleep_ms(1);
+			continue;
+		}
+		if (!pid)
+			throttled_victim(round);
+		/* 1 to 15 ms: killed before, inside or after a throttle. */
+		sleep_ms(1 + (round * 7) % 15);
+		kill(pid, SIGKILL);
+		if (waitpid(pid, NULL, 0) == pid)
+			COUNT(throttled_kills);
+	}
 }
 
 /* ---- the checks of the debug file ---- */
@@ -698,9 +789,9 @@ static void measure_baseline(int ncpus)
  */
 static bool leak_check(int ncpus)
 {
-	const char *paths[] = { "/", cg_a_path, cg_b_path };
-	const char *dirs[] = { root_dir(), cg_a_dir, cg_b_dir };
-	int nr_groups = have_cgroups ? 3 : 1, cpu, g, attempt, total = 0;
+	const char *paths[] = { "/", cg_a_path, cg_b_path, cg_c_path };
+	const char *dirs[] = { root_dir(), cg_a_dir, cg_b_dir, cg_c_dir };
+	int nr_groups = have_cgroups ? 4 : 1, cpu, g, attempt, total = 0;
 	double deadline = now_ms() + opt.idle_timeout * 1e3;
 	bool ok = true;
 
@@ -791,17 +882,19 @@ static pid_t start(const char *name, void (*fn)(void), pid_t *pids, int *nr)
 static void fork_group(void) { worker_fork(FORK_GROUP); }
 static void fork_session(void) { worker_fork(FORK_SESSION); }
 static void fork_root(void) { worker_fork(FORK_ROOT); }
+static void fork_throttled(void) { worker_fork(FORK_THROTTLED); }
 static pid_t mover_victim;
 static void mover(void) { worker_mover(mover_victim); }
 
 static void print_counts(const char *when)
 {
-	printf("# %s: forks=%ld exits=%ld child_setsid=%ld zombie_rounds=%ld zombie_setsid=%ld zombie_setscheduler=%ld zombie_moves=%ld cgroup_moves=%ld weight_changes=%ld autogroup_toggles=%ld autogroup_nice=%ld class_switches=%ld hotplugs=%ld wakeups=%ld migrations=%ld samples=%ld\n",
+	printf("# %s: forks=%ld exits=%ld child_setsid=%ld zombie_rounds=%ld zombie_setsid=%ld zombie_setscheduler=%ld zombie_moves=%ld cgroup_moves=%ld weight_changes=%ld autogroup_toggles=%ld autogroup_nice=%ld class_switches=%ld hotplugs=%ld wakeups=%ld migrations=%ld throttled_kills=%ld throttled_periods=%ld samples=%ld\n",
 	       when, cnt->forks, cnt->exits, cnt->child_setsid,
 	       cnt->zombie_rounds, cnt->zombie_setsid, cnt->zombie_setscheduler,
 	       cnt->zombie_moves, cnt->cgroup_moves, cnt->weight_changes,
 	       cnt->autogroup_toggles, cnt->autogroup_nice, cnt->class_switches,
-	       cnt->hotplugs, cnt->wakeups, cnt->migrations, cnt->samples);
+	       cnt->hotplugs, cnt->wakeups, cnt->migrations,
+	       cnt->throttled_kills, cnt->throttled_periods, cnt->samples);
 	fflush(stdout);
 }
 
@@ -901,6 +994,7 @@ int main(int argc, char **argv)
 			hotplug_cpu = ncpus - 1;
 	}
 	have_cgroups = setup_cgroups();
+	have_bandwidth = have_cgroups && set_bandwidth(true);
 	text = read_file("/proc/sys/kernel/sched_autogroup_enabled");
 	if (text) {
 		snprintf(autogroup_was, sizeof(autogroup_was), "%s", text);
@@ -916,11 +1010,11 @@ int main(int argc, char **argv)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 
 	printf("TAP version 13\n1..3\n");
-	printf("# %d s on %d CPUs; cgroups: %s; autogroup: %s; hotplug: %s; debug file: %s\n",
+	printf("# %d s on %d CPUs; cgroups: %s; autogroup: %s; hotplug: %s; bandwidth: %s; debug file: %s\n",
 	       opt.seconds, ncpus, have_cgroups ? weight_file : "none (no cpu controller)",
 	       autogroup_was[0] ? "yes" : "no",
 	       hotplug_cpu > 0 ? "yes" : opt.hotplug ? "no (no cpuN/online)" : "no",
-	       debug_file ? "yes" : "no");
+	       have_bandwidth ? "yes" : "no", debug_file ? "yes" : "no");
 
 	if (debug_file)
 		measure_baseline(ncpus);
@@ -936,6 +1030,10 @@ int main(int argc, char **argv)
 	if (hotplug_cpu > 0)
 		start("hotplug", worker_hotplug, pids, &nr);
 	start("wakers", worker_wakers, pids, &nr);
+	if (have_bandwidth) {
+		start("fork-throttled", fork_throttled, pids, &nr);
+		start("throttled", worker_throttled, pids, &nr);
+	}
 
 	end = now_ms() + opt.seconds * 1e3;
 	next_report = now_ms() + 60e3;
@@ -968,6 +1066,10 @@ int main(int argc, char **argv)
 		;
 	for (i = 1; i < ncpus; i++)
 		set_online(i, 1);
+	if (have_bandwidth) {
+		cnt->throttled_periods = throttled_periods();
+		set_bandwidth(false);
+	}
 	if (autogroup_was[0])
 		write_file("/proc/sys/kernel/sched_autogroup_enabled", autogroup_was);
 	print_counts("done");
@@ -980,7 +1082,9 @@ int main(int argc, char **argv)
 				       cnt->zombie_moves)) &&
 		    (!autogroup_was[0] || (cnt->autogroup_toggles &&
 					   cnt->autogroup_nice)) &&
-		    (hotplug_cpu <= 0 || cnt->hotplugs);
+		    (hotplug_cpu <= 0 || cnt->hotplugs) &&
+		    (!have_bandwidth || (cnt->throttled_kills &&
+					 cnt->throttled_periods));
 	printf("%s 1 stress\n", stress_ok ? "ok" : "not ok");
 
 	if (!debug_file) {
