@@ -270,3 +270,12 @@ tap_table() {
 					r[order[i], "pass"], r[order[i], "fail"], r[order[i], "skip"]
 		}' "$1"
 }
+
+# margin NAME: a margin of the selftest (#define NAME in its source), so
+# the harness judges by the same numbers as the test.
+SELFTEST_SOURCE=$PROJECT_DIR/selftests/sched/fork_placement_test.c
+margin() {
+	awk -v name="$1" '$1 == "#define" && $2 == name { print $3; found = 1 }
+		END { exit !found }' "$SELFTEST_SOURCE" ||
+		die "no #define $1 in $SELFTEST_SOURCE"
+}

@@ -5,7 +5,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-SELFTEST_SOURCE=$PROJECT_DIR/selftests/sched/fork_placement_test.c
 
 usage() {
 	cat <<USAGE
@@ -31,14 +30,6 @@ anything is:
     said with the guest's fork rate (see README, "Slow hosts").
 Boots run with -s (figures only) are not judged.
 USAGE
-}
-
-# margin NAME: a margin of the selftest, read from its source, so the
-# harness judges separation by the same numbers as the test.
-margin() {
-	awk -v name="$1" '$1 == "#define" && $2 == name { print $3; found = 1 }
-		END { exit !found }' "$SELFTEST_SOURCE" ||
-		die "no #define $1 in $SELFTEST_SOURCE"
 }
 
 main() {
