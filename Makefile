@@ -3,7 +3,8 @@
 #   make verify   build, boot and measure reference/regressed/fixed kernels
 #   make check    the project's tests (TAP, run by prove)
 #   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
-#                 forks, exits, group/class/CPU changes, then no PELT leak
+#                 forks, exits, group/class/CPU changes, throttling, then
+#                 no PELT leak
 #                 (STRESS_ARGS="--minutes 10 --arch arm64")
 #   make bench    other workloads and schedutil's utilization on every
 #                 kernel, scripts/bench.sh (BENCH_ARGS="--boots 5")

@@ -3,8 +3,9 @@
 # Safety of the PELT change: boot debug builds of the kernels (lockdep,
 # KASAN, DEBUG_LIST, DEBUG_OBJECTS, SCHED_DEBUG warnings) and run
 # scripts/guest/pelt_stress.c in each: forks, exits, zombie leaders,
-# cgroup, autogroup and class changes, CPU hotplug and wakeup migrations
-# at once, then no average may be left on any cfs_rq or task group.
+# cgroup, autogroup and class changes, CPU hotplug, wakeup migrations and
+# tasks killed in a cgroup out of CFS bandwidth quota, at once, then no
+# average may be left on any cfs_rq or task group.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -12,7 +13,8 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Builds the kernels with scripts/config/debug.config (out-ARCH-debug) and
+Builds the kernels with scripts/config/debug.config (out-ARCH-debug:
+lockdep, KASAN, ..., and CFS bandwidth control) and
 boots each R times, interleaved, running pelt_stress --hotplug for M
 minutes. A boot fails on any kernel splat (warning, lockdep, KASAN, BUG,
 stall), panic or hang, and on a failed TAP test: stress (every activity
