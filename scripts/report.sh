@@ -5,7 +5,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--setup cgroup|session] [--csv|--check] RESULTS_DIR

@@ -35,12 +35,14 @@
  * After the stress every process of it is gone and the guest is idle. A
  * dead task's averages may only decay: every cfs_rq must then show zero
  * load, load_avg, runnable_avg, util_avg, util_est, removed.*, nr_running,
- * tg_load_avg_contrib and group entity averages, and every task group's
+ * tg_load_avg_contrib, group entity averages and, with CFS bandwidth
+ * control (c's quota lifted by then), throttled and throttle_count; every
+ * task group's
  * tg_load_avg must equal the sum of its cfs_rqs' tg_load_avg_contrib (a
  * contribution kept by a cfs_rq that left the leaf list is invisible in the
  * file but not in tg_load_avg). The reader itself runs somewhere: it reads
- * from each CPU in turn, from the root group and from inside cgroups a and
- * b (so that their cfs_rqs are listed and their tg_load_avg shown), and the
+ * from each CPU in turn, from the root group and from inside cgroups a, b
+ * and c (so that their cfs_rqs are listed and their tg_load_avg shown), and the
  * cfs_rqs it runs in on its own CPU are only held to the tg_load_avg sum.
  * An idle CPU's averages are updated lazily, so each of these readings is
  * retried for up to --idle-timeout seconds; the check fails, naming the
@@ -509,14 +511,17 @@ static void worker_wakers(void)
  * A victim in c: half of them in system calls long enough (a few ms of
  * clearing memory under emulation) for c to run out of quota inside one,
  * so that the throttle work is pending on the way back to user space when
- * SIGKILL comes; the other half spinning in user space.
+ * SIGKILL comes; the other half spinning in user space. It says on ready
+ * whether it is in c ('c') or not ('x'): the killer waits for that.
  */
-static void throttled_victim(long round)
+static void throttled_victim(long round, int ready)
 {
 	static char buf[4 << 20];
+	char where = move_to(cg_c_dir, getpid()) ? 'x' : 'c';
 	int fd;
 
-	move_to(cg_c_dir, getpid());
+	if (write(ready, &where, 1) != 1 || where != 'c')
+		_exit(1);
 	fd = open("/dev/zero", O_RDONLY);
 	for (;;) {
 		if (round & 1 && fd >= 0)
@@ -528,21 +533,30 @@ static void throttled_victim(long round)
 
 static void worker_throttled(void)
 {
+	int ready[2];
 	long round;
 
+	if (pipe(ready))
+		_exit(1);
 	for (round = 0; !STOPPING(); round++) {
+		bool in_c;
+		char c;
 		pid_t pid = fork();
 
 		if (pid < 0) {
 			sleep_ms(1);
 			continue;
 		}
-		if (!pid)
-			throttled_victim(round);
+		if (!pid) {
+			close(ready[0]);
+			throttled_victim(round, ready[1]);
+		}
+		/* Only a victim that made it into c counts. */
+		in_c = read(ready[0], &c, 1) == 1 && c == 'c';
 		/* 1 to 15 ms: killed before, inside or after a throttle. */
 		sleep_ms(1 + (round * 7) % 15);
 		kill(pid, SIGKILL);
-		if (waitpid(pid, NULL, 0) == pid)
+		if (waitpid(pid, NULL, 0) == pid && in_c)
 			COUNT(throttled_kills);
 	}
 }
@@ -562,6 +576,7 @@ static const char * const idle_zero[] = {
 	"util_est", "removed.load_avg", "removed.util_avg",
 	"removed.runnable_avg", "tg_load_avg_contrib",
 	"se->avg.load_avg", "se->avg.util_avg", "se->avg.runnable_avg",
+	"throttled", "throttle_count",
 };
 
 /* Index of key in keys[0..n-1], or -1. */
@@ -1048,6 +1063,8 @@ int main(int argc, char **argv)
 			}
 		}
 		if (now_ms() >= next_report) {
+			if (have_bandwidth)
+				cnt->throttled_periods = throttled_periods();
 			print_counts("so far");
 			next_report += 60e3;
 		}
@@ -1068,7 +1085,10 @@ int main(int argc, char **argv)
 		set_online(i, 1);
 	if (have_bandwidth) {
 		cnt->throttled_periods = throttled_periods();
-		set_bandwidth(false);
+		/* A c still throttled would fail no_leak: say why. */
+		if (!set_bandwidth(false))
+			printf("# cannot lift the quota of %s: %s\n", cg_c_dir,
+			       strerror(errno));
 	}
 	if (autogroup_was[0])
 		write_file("/proc/sys/kernel/sched_autogroup_enabled", autogroup_was);
