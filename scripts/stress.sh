@@ -30,6 +30,11 @@ $(run_options_usage 1 stress)
   --minutes M         stress time per boot (default 10)
   --seconds S         the same in seconds (short runs, make check)
   --no-debug          the regular builds instead of the debug ones
+  --trace-detach      count, with ftrace, the calls of
+                      detach_entity_load_avg() made for a dying task:
+                      from its last dequeue_entities() (patch 1) or from
+                      elsewhere (a task that died throttled); in the
+                      counts as dead_in_dequeue_entities, dead_elsewhere
   --no-monitor        no reading of the sched debug file while the
                       stress runs (no_underflow skips). Needed only for
                       kernels built without kernel-tree.sh: trees whose
@@ -40,7 +45,7 @@ USAGE
 }
 
 main() {
-	local arch boots variants out v b log seconds=600 debug=true rc=0 timeout monitor=""
+	local arch boots variants out v b log seconds=600 debug=true rc=0 timeout monitor="" trace=""
 	local build_args=()
 	run_defaults 1 stress
 	while [ $# -gt 0 ]; do
@@ -50,6 +55,7 @@ main() {
 		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
 		--no-debug) debug=false; shift ;;
 		--no-monitor) monitor=" --no-monitor"; shift ;;
+		--trace-detach) trace="--trace-detach "; shift ;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac
 	done
@@ -68,7 +74,7 @@ main() {
 	timeout=$((seconds + 300))
 	log "$seconds s of stress per boot$($debug && echo ', debug builds')"
 	boot_interleaved "$arch" "$boots" "$variants" "$out" stress \
-		--job stress --args "--seconds $seconds$monitor" --timeout "$timeout"
+		--job stress --args "$trace--seconds $seconds$monitor" --timeout "$timeout"
 	echo "arch,kernel,boot,test,result" >"$out/stress.csv"
 	: >"$out/counts.csv"
 	for b in $(seq "$boots"); do
@@ -90,12 +96,13 @@ main() {
 	return "$rc"
 }
 
-# stress_counts PREFIX LOG: pelt_stress's "# done: k=v ..." line as CSV
-# rows PREFIX,k,v.
+# stress_counts PREFIX LOG: pelt_stress's "# done: k=v ..." line, and
+# the guest job's "# detach trace: k=v ..." (--trace-detach), as CSV rows
+# PREFIX,k,v.
 stress_counts() {
-	tr -d '\r' <"$2" | awk -v pre="$1" '/^# done: / {
-		for (i = 3; i <= NF; i++) { split($i, kv, "="); print pre "," kv[1] "," kv[2] }
-	}'
+	tr -d '\r' <"$2" | awk -v pre="$1" '/^# done: / { from = 3 } /^# detach trace: / { from = 4 }
+		from { for (i = from; i <= NF; i++) { split($i, kv, "="); print pre "," kv[1] "," kv[2] } }
+		{ from = 0 }'
 }
 
 # counts_table CSV: per kernel, the sum over its boots of each count.
