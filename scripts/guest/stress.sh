@@ -6,10 +6,13 @@
 #
 # With --trace-detach first: ftrace's function tracer, with a stack trace
 # of each call, on detach_entity_load_avg() while the stress runs, to see
-# which paths take a dying task's sums off (do_task_dead() on the stack):
-# its last dequeue_entities() (patch 1's DEQUEUE_DEAD), or anything else,
-# such as dequeue_throttled_task() for a task that died throttled, which
-# is inlined and cannot be traced itself.
+# which paths take a dying task's own sums off: do_task_dead() on the
+# stack, and no load balancing (a dying task's __schedule() may pull
+# other tasks over in newidle balance, detaching theirs). Counted: from
+# its last dequeue_entities() (patch 1's DEQUEUE_DEAD), or from anything
+# else, such as dequeue_throttled_task() for a task that died throttled,
+# which is inlined and cannot be traced itself. The reader runs at nice
+# -20 with 16 MiB of buffer per CPU; what it still lost is reported.
 mount -t debugfs debugfs /sys/kernel/debug || exit 1
 trace=
 if [ "${1:-}" = --trace-detach ]; then
@@ -20,27 +23,34 @@ if [ "${1:-}" = --trace-detach ]; then
 		echo "# detach trace: detach_entity_load_avg() cannot be traced here"
 		exit 1
 	fi
+	echo 16384 >"$trace/buffer_size_kb"
 	echo 1 >"$trace/options/func_stack_trace"
 	echo function >"$trace/current_tracer"
 	# One event: the call line, then its stack; any other line (the
 	# marker written at the end) closes it. The counts go to a file after
-	# every event, so that they survive the reader being killed.
+	# every dying task's event and at the marker, so that they survive
+	# the reader being killed.
 	awk 'function event_done() {
 			if (!open) return
 			events++
-			if (dead && dequeue_entities) in_dequeue++
-			else if (dead) elsewhere++
+			if (dead && !balance && dequeue_entities) in_dequeue++
+			else if (dead && !balance) elsewhere++
+			if (dead && !balance) save()
+			open = dead = balance = dequeue_entities = 0
+		}
+		function save() {
 			print events, in_dequeue + 0, elsewhere + 0 >"/tmp/detach-counts"
 			close("/tmp/detach-counts")
-			open = dead = dequeue_entities = 0
 		}
 		/ detach_entity_load_avg <-/ { event_done(); open = 1; next }
 		/<stack trace>/ { next }
 		/^ => / { if ($2 == "do_task_dead") dead = 1
 			if ($2 == "dequeue_entities") dequeue_entities = 1
+			if ($2 ~ /balance/) balance = 1
 			next }
-		{ event_done() }' <"$trace/trace_pipe" &
+		{ event_done(); save() }' <"$trace/trace_pipe" &
 	reader=$!
+	renice -20 -p "$reader" >/dev/null
 fi
 /guest/pelt_stress --hotplug "$@"
 rc=$?
