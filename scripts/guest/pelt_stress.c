@@ -37,13 +37,13 @@
  * load, load_avg, runnable_avg, util_avg, util_est, removed.*, nr_running,
  * tg_load_avg_contrib, group entity averages and, with CFS bandwidth
  * control (c's quota lifted by then), throttled and throttle_count; every
- * task group's
- * tg_load_avg must equal the sum of its cfs_rqs' tg_load_avg_contrib (a
- * contribution kept by a cfs_rq that left the leaf list is invisible in the
- * file but not in tg_load_avg). The reader itself runs somewhere: it reads
- * from each CPU in turn, from the root group and from inside cgroups a, b
- * and c (so that their cfs_rqs are listed and their tg_load_avg shown), and the
- * cfs_rqs it runs in on its own CPU are only held to the tg_load_avg sum.
+ * task group's tg_load_avg must equal the sum of its cfs_rqs'
+ * tg_load_avg_contrib (a contribution kept by a cfs_rq that left the leaf
+ * list is invisible in the file but not in tg_load_avg). The reader itself
+ * runs somewhere: it reads from each CPU in turn, from the root group and
+ * from inside cgroups a, b and c (so that their cfs_rqs are listed and
+ * their tg_load_avg shown), and the cfs_rqs it runs in on its own CPU are
+ * only held to the tg_load_avg sum.
  * An idle CPU's averages are updated lazily, so each of these readings is
  * retried for up to --idle-timeout seconds; the check fails, naming the
  * cfs_rq and field, when one never comes out clean.
