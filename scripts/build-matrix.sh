@@ -12,7 +12,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--arch "A..."] [--configs "C..."] [--out DIR]
 
-For each arch (default: "$ARCHES") and config (default: "$CONFIGS";
+For each arch (default: "$DEFAULT_ARCHES"; any of "$ARCHES") and config (default: "$CONFIGS";
 no-smp is x86_64 only, arm64 is always SMP), build regressed and fixed
 with W=1: the whole kernel image for "main" (the guest config), the
 kernel/sched/ objects for the others (scripts/config/<config>.config on
@@ -30,7 +30,7 @@ sched_warnings() {
 }
 
 main() {
-	local arches=$ARCHES configs=$CONFIGS out="" arch cfg v target extra out_dir
+	local arches=$DEFAULT_ARCHES configs=$CONFIGS out="" arch cfg v target extra out_dir
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;

@@ -21,7 +21,7 @@ all of those show). Holds the machine lock while the guest runs.
   --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
   --job JOB             what /init runs: selftest (default) or a script of
                         scripts/guest/ (cost, diag, cleanup, splat,
-                        phantom, stress, bench)
+                        phantom, pelt_bounds, stress, bench)
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
@@ -50,6 +50,16 @@ qemu_command() {
 		;;
 	arm64)
 		printf '%s\n' qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on -smp "$smp"
+		append="console=ttyAMA0 $append"
+		;;
+	i386)
+		printf '%s\n' qemu-system-i386 -smp "$smp"
+		append="console=ttyS0 $append"
+		;;
+	# armv7 with the virtualization extensions, as 32-bit arm SoCs of the
+	# last decade have them (generic timer, GICv2, PSCI to start CPU1).
+	arm)
+		printf '%s\n' qemu-system-arm -machine virt -cpu cortex-a15 -smp "$smp"
 		append="console=ttyAMA0 $append"
 		;;
 	esac

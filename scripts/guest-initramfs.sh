@@ -12,34 +12,44 @@ usage() {
 usage: $(basename "$0") [--help] ARCH
 
 Build build/guest/ARCH/initramfs.cpio.gz for ARCH ($ARCHES) and print
-its path. busybox comes from Debian's busybox-static package (for arm64,
-busybox-static:arm64, downloaded with apt-get download).
+its path. busybox comes from Debian's busybox-static package (for another
+arch than the host's, busybox-static:arm64, :i386 or :armhf, downloaded
+with apt-get download).
 USAGE
 }
 
-# Path of a static busybox for the arch.
+# Debian's name of an arch (dpkg --print-architecture).
+dpkg_arch() {
+	case "$1" in
+	x86_64) echo amd64 ;;
+	arm) echo armhf ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Path of a static busybox for the arch: the host's own, or the package of
+# the guest's arch unpacked (apt-get download needs that arch enabled in
+# dpkg, which scripts/install-deps.sh does).
 busybox_for() {
-	local arch=$1 dir=$BUILD_DIR/guest/$1 deb
-	case "$arch" in
-	x86_64)
+	local arch=$1 dir=$BUILD_DIR/guest/$1 deb darch
+	darch=$(dpkg_arch "$arch")
+	if [ "$darch" = "$(dpkg --print-architecture)" ]; then
 		[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
 		file -L /bin/busybox | grep -q 'statically linked' ||
 			die "/bin/busybox is not static: apt-get install busybox-static"
 		echo /bin/busybox
-		;;
-	arm64)
-		if [ ! -x "$dir/busybox-arm64/bin/busybox" ]; then
-			log "fetching busybox-static:arm64"
-			rm -rf "$dir/busybox-arm64" "$dir/deb"
-			mkdir -p "$dir/deb"
-			(cd "$dir/deb" && apt-get download -q busybox-static:arm64 >/dev/null) ||
-				die "apt-get download busybox-static:arm64 failed (dpkg --add-architecture arm64 && apt-get update)"
-			deb=$(ls "$dir"/deb/busybox-static_*_arm64.deb)
-			dpkg-deb -x "$deb" "$dir/busybox-arm64"
-		fi
-		echo "$dir/busybox-arm64/bin/busybox"
-		;;
-	esac
+		return
+	fi
+	if [ ! -x "$dir/busybox-$darch/bin/busybox" ]; then
+		log "fetching busybox-static:$darch"
+		rm -rf "$dir/busybox-$darch" "$dir/deb"
+		mkdir -p "$dir/deb"
+		(cd "$dir/deb" && apt-get download -q "busybox-static:$darch" >/dev/null) ||
+			die "apt-get download busybox-static:$darch failed (scripts/install-deps.sh enables $darch in dpkg)"
+		deb=$(ls "$dir"/deb/busybox-static_*_"$darch".deb)
+		dpkg-deb -x "$deb" "$dir/busybox-$darch"
+	fi
+	echo "$dir/busybox-$darch/bin/busybox"
 }
 
 main() {

@@ -10,14 +10,20 @@ PACKAGES=(
 	gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm
 	linux-source-6.12 busybox-static rsync libc6-dev-arm64-cross strace procps
 	pkgconf
+	gcc-i686-linux-gnu libc6-dev-i386-cross
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 )
+# The guests' busybox-static of another arch is fetched with apt-get
+# download (scripts/guest-initramfs.sh), which needs that arch in dpkg.
+FOREIGN_ARCHES=(arm64 i386 armhf)
 
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--check|--list]
 
 Install what is missing of: ${PACKAGES[*]}
-and enable the arm64 architecture in dpkg (for busybox-static:arm64).
+and enable the ${FOREIGN_ARCHES[*]} architectures in dpkg (for the guests'
+busybox-static of that arch).
 Needs root and Debian 12. --check only lists what is missing; --list
 prints the packages, one a line (scripts/check-deps.sh reads them).
 USAGE
@@ -42,12 +48,14 @@ main() {
 	esac
 	command -v dpkg-query >/dev/null || die "not a Debian system: install the tools by hand (see README)"
 	mapfile -t missing < <(missing_packages)
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		$check && { echo "dpkg architecture arm64 not enabled"; exit 1; }
-		[ "$(id -u)" -eq 0 ] || die "run as root to enable arm64 in dpkg"
-		dpkg --add-architecture arm64
+	local darch
+	for darch in "${FOREIGN_ARCHES[@]}"; do
+		dpkg --print-foreign-architectures | grep -qx "$darch" && continue
+		$check && { echo "dpkg architecture $darch not enabled"; exit 1; }
+		[ "$(id -u)" -eq 0 ] || die "run as root to enable $darch in dpkg"
+		dpkg --add-architecture "$darch"
 		missing+=(apt-update)
-	fi
+	done
 	[ ${#missing[@]} -gt 0 ] || exit 0
 	if $check; then
 		printf 'missing: %s\n' "${missing[*]}"

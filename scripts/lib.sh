@@ -8,7 +8,10 @@ BUILD_DIR=${BUILD_DIR:-$PROJECT_DIR/build}
 SCRIPTS_DIR=$PROJECT_DIR/scripts
 # One clock for a whole run, so nested scripts print the same elapsed time.
 export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
-ARCHES="x86_64 arm64"
+# Every arch the harness builds and boots; the 64-bit ones are the
+# default of the tools that take a list (verify.sh, build-matrix.sh).
+ARCHES="x86_64 arm64 i386 arm"
+DEFAULT_ARCHES="x86_64 arm64"
 VARIANTS="reference regressed fixed"
 # Every guest has this many vCPUs: never more than the host's cores.
 GUEST_VCPUS=2
@@ -137,13 +140,16 @@ cross_compile() {
 	case "$1" in
 	x86_64) echo "" ;;
 	arm64) echo "aarch64-linux-gnu-" ;;
+	i386) echo "i686-linux-gnu-" ;;
+	arm) echo "arm-linux-gnueabihf-" ;;
 	esac
 }
 
 kernel_image() {
 	case "$1" in
-	x86_64) echo "arch/x86/boot/bzImage" ;;
+	x86_64 | i386) echo "arch/x86/boot/bzImage" ;;
 	arm64) echo "arch/arm64/boot/Image" ;;
+	arm) echo "arch/arm/boot/zImage" ;;
 	esac
 }
 
@@ -186,7 +192,7 @@ run_options_check() {
 # run_options_usage BOOTS NAME: the --help lines of those options.
 run_options_usage() {
 	cat <<USAGE
-  --arch A            x86_64 (default) or arm64
+  --arch A            x86_64 (default), arm64, i386 or arm
   --boots R           boots per kernel (default $1)
   --variants "V..."   kernels (default: "$VARIANTS")
   --out DIR           results directory (default results/$2-<timestamp>)
@@ -256,6 +262,34 @@ tap_boot_rows() {
 	if [ -s "$4.boot-error" ] && grep -q '^error: ' "$4.boot-error"; then
 		echo "$1,$2,$3,boot: $(grep -m1 '^error: ' "$4.boot-error" | tr , ';'),fail"
 	fi
+}
+
+# run_tap_job NAME JOB "$@": the whole of a tool whose guests run one TAP
+# job (phantom-attach.sh, pelt-bounds.sh): parse the run options, build,
+# boot every kernel R times interleaved, write DIR/NAME.csv
+# (arch,kernel,boot,test,result) and DIR/table.txt; returns 1 when any
+# test failed or a boot gave no verdict.
+run_tap_job() {
+	local name=$1 job=$2 arch boots variants out v b rc=0
+	shift 2
+	parse_run_options 3 "$name" "$@"
+	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
+	[ ! -e "$out/$name.csv" ] || usage_error "$out already holds results"
+	mkdir -p "$out/logs"
+	build_guests "$arch" "" "$variants"
+	boot_interleaved "$arch" "$boots" "$variants" "$out" "$name" --job "$job"
+	echo "arch,kernel,boot,test,result" >"$out/$name.csv"
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			tap_boot_rows "$arch" "$v" "$b" "$out/logs/$arch-$v-$b.log" >>"$out/$name.csv"
+		done
+	done
+	tap_table "$out/$name.csv" | tee "$out/table.txt"
+	if grep -q ',fail$' "$out/$name.csv"; then
+		grep ',fail$' "$out/$name.csv" | sed "s/^/$name fail or no verdict: /" >&2
+		rc=1
+	fi
+	return "$rc"
 }
 
 # tap_table CSV: per kernel and test, how many boots passed, failed and

@@ -10,7 +10,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-  --arch "A..."       arches to run (default: "$ARCHES")
+  --arch "A..."       arches to run (default: "$DEFAULT_ARCHES"; any of "$ARCHES")
   --boots R           boots per kernel and topology (default 3)
   --variants "V..."   kernels (default: "$VARIANTS")
   --topologies "T.."  x86_64 topologies (default "cores smt"; arm64: cores)
@@ -38,7 +38,7 @@ USAGE
 }
 
 main() {
-	local arches=$ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
+	local arches=$DEFAULT_ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
 	local args="" append="" icount=() out="" extra=() arch v b t topo_list log booted verdict
 	while [ $# -gt 0 ]; do
 		case "$1" in
