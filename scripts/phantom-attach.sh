@@ -22,26 +22,4 @@ dead task's averages again fails here.
 USAGE
 }
 
-main() {
-	local arch boots variants out v b rc=0
-	parse_run_options 3 phantom "$@"
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	[ ! -e "$out/phantom.csv" ] || usage_error "$out already holds results"
-	mkdir -p "$out/logs"
-	build_guests "$arch" "" "$variants"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" phantom --job phantom
-	echo "arch,kernel,boot,test,result" >"$out/phantom.csv"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			tap_boot_rows "$arch" "$v" "$b" "$out/logs/$arch-$v-$b.log" >>"$out/phantom.csv"
-		done
-	done
-	tap_table "$out/phantom.csv" | tee "$out/table.txt"
-	if grep -q ',fail$' "$out/phantom.csv"; then
-		grep ',fail$' "$out/phantom.csv" | sed 's/^/phantom attach or no verdict: /' >&2
-		rc=1
-	fi
-	return "$rc"
-}
-
-main "$@"
+run_tap_job phantom phantom "$@"

@@ -11,7 +11,7 @@ FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
 build_tools() {
 	local prog
-	for prog in pelt_stress workloads phantom_attach; do
+	for prog in pelt_stress workloads phantom_attach pelt_bounds; do
 		gcc -O2 -Wall -Werror -pthread -o "$TEST_TMP/$prog" "$SCRIPTS_DIR/guest/$prog.c" || return 1
 	done
 }
