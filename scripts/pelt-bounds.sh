@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # PELT within bounds: boot the kernels, run scripts/guest/pelt_bounds.c in
-# each, and say on which a cfs_rq's load_avg or runnable_avg went beyond
+# each, and say on which a cfs_rq's runnable_avg went beyond
 # what its tasks can produce (wakeup migrations and exits), or a live
 # task's switch from fair to FIFO left its load behind.
 set -euo pipefail
@@ -16,7 +16,7 @@ $(run_options_usage 3 pelt-bounds)
 Boots every kernel R times, interleaved, each running pelt_bounds: test
 "removal" (a worker whose affinity flips between CPU0 and CPU1 while it
 sleeps, and children that spin 1 ms and exit, for 2 s; every cfs_rq's
-load_avg and runnable_avg sampled every 10 ms must stay at or below
+runnable_avg, sampled every 10 ms, must stay at or below
 16 x 1024) and test "setscheduler" (a task alone on CPU1 for 300 ms
 switches itself to SCHED_FIFO; its load must not stay on CPU1's cfs_rq).
 Writes DIR/pelt-bounds.csv (arch,kernel,boot,test,result) and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pelt_bounds: does every cfs_rq's load_avg and runnable_avg stay within
- * what its tasks can produce?
+ * pelt_bounds: does every cfs_rq's runnable_avg stay within what its
+ * tasks can produce, and does a task's load leave its cfs_rq with it?
  *
  * removal: wakeup migrations and exits. Each takes an entity's averages
  *   off its old cfs_rq without that CPU's rq lock
@@ -14,16 +14,19 @@
  *   CPU0 and CPU1 in turn. A sampler thread reads every cfs_rq of the
  *   debug file every SAMPLE_MS for RUN_MS.
  *
- *   Limit, from first principles: a cfs_rq's load_avg is the sum of its
- *   runnable entities' weights, each scaled by the share of recent time it
- *   was runnable; runnable_avg the same with 1024 for every entity. At
- *   most four tasks of the test are runnable at once (main, sampler,
- *   worker, one child), all nice 0 (weight 1024), so the test alone gives
- *   a cfs_rq at most 4 * 1024. LOAD_LIMIT is four times that, for the
- *   guest's own kernel threads and rounding. A removal whose sum comes
- *   out as a large positive number instead of a negative one (unsigned
- *   long * u32 in 32 bits, then widened to s64) adds about
- *   2^32 / LOAD_AVG_MAX, some 89,000, to load_avg per removal.
+ *   Limit, from first principles: a cfs_rq's runnable_avg is 1024 for
+ *   each of its runnable entities, scaled by the share of recent time it
+ *   was runnable. At most four tasks of the test are runnable at once
+ *   (main, sampler, worker, one child), so the test alone gives a cfs_rq
+ *   at most 4 * 1024. RUNNABLE_LIMIT is four times that, for the guest's
+ *   own kernel threads. A removal whose sum comes out as a large positive
+ *   number instead of a negative one (unsigned long * u32 in 32 bits,
+ *   then widened to s64, as load_sum and runnable_sum are u64) adds about
+ *   2^32 / LOAD_AVG_MAX, some 89,000, to runnable_avg and to load_avg per
+ *   removal. load_avg is printed but not judged: it weighs each entity by
+ *   its nice level, up to 88761 for a nice -20 kernel thread, so it has no
+ *   bound of this kind (a 32-bit arm guest of 6.12.118 showed 24492 with
+ *   runnable_avg below 2000).
  *
  * setscheduler: a live task that held its CPU alone for SPIN_MS switches
  *   itself from fair to SCHED_FIFO. switched_from_fair() takes its load
@@ -51,7 +54,7 @@
 #define RUN_MS			2000
 #define SAMPLE_MS		10
 #define TEST_TASKS		4
-#define LOAD_LIMIT		(4 * TEST_TASKS * 1024L)
+#define RUNNABLE_LIMIT		(4 * TEST_TASKS * 1024L)
 #define SPIN_MS			300
 #define PHANTOM_LIMIT		256
 
@@ -184,15 +187,16 @@ static int test_removal(int nr)
 	}
 	printf("# removal: %d children exited, %d affinity moves, %d samples\n",
 	       children, moves, peak.samples);
-	printf("# removal: peak load_avg %ld at %s, peak runnable_avg %ld at %s; limit %ld\n",
-	       peak.load_avg, peak.load_where, peak.runnable_avg,
-	       peak.runnable_where, LOAD_LIMIT);
+	printf("# removal: peak runnable_avg %ld at %s; limit %ld\n",
+	       peak.runnable_avg, peak.runnable_where, RUNNABLE_LIMIT);
+	printf("# removal: peak load_avg %ld at %s (not judged)\n",
+	       peak.load_avg, peak.load_where);
 	if (!peak.samples) {
 		printf("not ok %d removal # no sample of %s\n", nr,
 		       SCHED_DEBUG_FILE);
 		return KSFT_FAIL;
 	}
-	bad = peak.load_avg > LOAD_LIMIT || peak.runnable_avg > LOAD_LIMIT;
+	bad = peak.runnable_avg > RUNNABLE_LIMIT;
 	printf("%s %d removal\n", bad ? "not ok" : "ok", nr);
 	return bad ? KSFT_FAIL : KSFT_PASS;
 }
