@@ -212,4 +212,41 @@ static inline int for_each_cfs_field(char *text,
 	return 0;
 }
 
+/* The averages of one cfs_rq, as the debug file shows them. */
+struct cfs_figures {
+	bool listed;		/* in the file, i.e. not fully decayed */
+	long load_avg, runnable_avg, util_avg;
+	long removed_load, removed_runnable, removed_util;
+	long tg_load_avg;
+};
+
+/* Take field f into fig if it is one of the averages above. */
+static inline void cfs_figures_take(struct cfs_figures *fig,
+				    const struct cfs_field *f)
+{
+	long v = strtol(f->value, NULL, 10);
+
+	fig->listed = true;
+	if (!strcmp(f->key, "load_avg"))
+		fig->load_avg = v;
+	else if (!strcmp(f->key, "runnable_avg"))
+		fig->runnable_avg = v;
+	else if (!strcmp(f->key, "util_avg"))
+		fig->util_avg = v;
+	else if (!strcmp(f->key, "removed.load_avg"))
+		fig->removed_load = v;
+	else if (!strcmp(f->key, "removed.runnable_avg"))
+		fig->removed_runnable = v;
+	else if (!strcmp(f->key, "removed.util_avg"))
+		fig->removed_util = v;
+	else if (!strcmp(f->key, "tg_load_avg"))
+		fig->tg_load_avg = v;
+}
+
+/* What stays on the cfs_rq: an average less what is pending removal. */
+static inline long cfs_left(long avg, long removed)
+{
+	return avg > removed ? avg - removed : 0;
+}
+
 #endif /* GUEST_UTIL_H */

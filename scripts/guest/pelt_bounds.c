@@ -203,32 +203,15 @@ static int test_removal(int nr)
 
 struct root_avgs {
 	int cpu;
-	bool listed;
-	long load_avg, runnable_avg, util_avg;
-	long removed_load, removed_runnable, removed_util;
+	struct cfs_figures fig;
 };
 
 static int root_field(const struct cfs_field *f, void *arg)
 {
 	struct root_avgs *r = arg;
-	long v;
 
-	if (f->cpu != r->cpu || strcmp(f->path, "/"))
-		return 0;
-	r->listed = true;
-	v = strtol(f->value, NULL, 10);
-	if (!strcmp(f->key, "load_avg"))
-		r->load_avg = v;
-	else if (!strcmp(f->key, "runnable_avg"))
-		r->runnable_avg = v;
-	else if (!strcmp(f->key, "util_avg"))
-		r->util_avg = v;
-	else if (!strcmp(f->key, "removed.load_avg"))
-		r->removed_load = v;
-	else if (!strcmp(f->key, "removed.runnable_avg"))
-		r->removed_runnable = v;
-	else if (!strcmp(f->key, "removed.util_avg"))
-		r->removed_util = v;
+	if (f->cpu == r->cpu && !strcmp(f->path, "/"))
+		cfs_figures_take(&r->fig, f);
 	return 0;
 }
 
@@ -245,19 +228,13 @@ static int read_root(int cpu, struct root_avgs *r)
 	return 0;
 }
 
-/* What stays on the cfs_rq: an average less what is pending removal. */
-static long left(long avg, long removed)
-{
-	return avg > removed ? avg - removed : 0;
-}
-
 static void print_root(const char *when, const struct root_avgs *r)
 {
 	printf("# setscheduler: %-6s cfs_rq[%d]:/ load_avg %ld runnable_avg %ld util_avg %ld (removed.* pending %ld/%ld/%ld)\n",
-	       when, r->cpu, left(r->load_avg, r->removed_load),
-	       left(r->runnable_avg, r->removed_runnable),
-	       left(r->util_avg, r->removed_util), r->removed_load,
-	       r->removed_runnable, r->removed_util);
+	       when, r->cpu, cfs_left(r->fig.load_avg, r->fig.removed_load),
+	       cfs_left(r->fig.runnable_avg, r->fig.removed_runnable),
+	       cfs_left(r->fig.util_avg, r->fig.removed_util), r->fig.removed_load,
+	       r->fig.removed_runnable, r->fig.removed_util);
 }
 
 /*
@@ -283,7 +260,7 @@ static void setscheduler_child(int fd)
 	print_root("fair", &before);
 	print_root("FIFO", &after);
 	snprintf(msg, sizeof(msg), "%ld %d\n",
-		 left(after.load_avg, after.removed_load), after.listed);
+		 cfs_left(after.fig.load_avg, after.fig.removed_load), after.fig.listed);
 	if (write(fd, msg, strlen(msg)) < 0)
 		_exit(2);
 	_exit(0);

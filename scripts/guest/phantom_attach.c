@@ -88,14 +88,6 @@
 enum trigger { TRIGGER_SETSCHEDULER, TRIGGER_SETSID };
 static const char * const trigger_name[] = { "setscheduler", "setsid" };
 
-/* CPU0's figures of one cfs_rq, as the debug file shows them. */
-struct cfs_figures {
-	bool listed;		/* on CPU0's leaf list, i.e. not fully decayed */
-	long load_avg, runnable_avg, util_avg;
-	long removed_load, removed_runnable, removed_util;
-	long tg_load_avg;
-};
-
 struct sample {
 	struct cfs_figures root, group;
 };
@@ -137,7 +129,6 @@ static int cpu0_field(const struct cfs_field *f, void *arg)
 {
 	struct cpu0_reading *r = arg;
 	struct cfs_figures *fig;
-	long v;
 
 	if (f->cpu != 0)
 		return 0;
@@ -147,22 +138,7 @@ static int cpu0_field(const struct cfs_field *f, void *arg)
 		fig = &r->sample->group;
 	else
 		return 0;
-	fig->listed = true;
-	v = strtol(f->value, NULL, 10);
-	if (!strcmp(f->key, "load_avg"))
-		fig->load_avg = v;
-	else if (!strcmp(f->key, "runnable_avg"))
-		fig->runnable_avg = v;
-	else if (!strcmp(f->key, "util_avg"))
-		fig->util_avg = v;
-	else if (!strcmp(f->key, "removed.load_avg"))
-		fig->removed_load = v;
-	else if (!strcmp(f->key, "removed.runnable_avg"))
-		fig->removed_runnable = v;
-	else if (!strcmp(f->key, "removed.util_avg"))
-		fig->removed_util = v;
-	else if (!strcmp(f->key, "tg_load_avg"))
-		fig->tg_load_avg = v;
+	cfs_figures_take(fig, f);
 	return 0;
 }
 
@@ -179,12 +155,6 @@ static int sample_cpu0(struct sample *s, const char *group_path)
 	return 0;
 }
 
-/* What stays on the cfs_rq: its averages less what is pending removal. */
-static long left(long avg, long removed)
-{
-	return avg > removed ? avg - removed : 0;
-}
-
 static void print_figures(const char *name, const struct cfs_figures *f,
 			  bool with_tg)
 {
@@ -193,9 +163,9 @@ static void print_figures(const char *name, const struct cfs_figures *f,
 		return;
 	}
 	printf("#   %-28s util_avg %4ld runnable_avg %4ld load_avg %4ld",
-	       name, left(f->util_avg, f->removed_util),
-	       left(f->runnable_avg, f->removed_runnable),
-	       left(f->load_avg, f->removed_load));
+	       name, cfs_left(f->util_avg, f->removed_util),
+	       cfs_left(f->runnable_avg, f->removed_runnable),
+	       cfs_left(f->load_avg, f->removed_load));
 	if (f->removed_util || f->removed_runnable || f->removed_load)
 		printf(" (removed.* pending %ld/%ld/%ld)", f->removed_util,
 		       f->removed_runnable, f->removed_load);
@@ -210,14 +180,14 @@ static const char *over_limit(const struct cfs_figures *before,
 {
 	if (!after->listed)
 		return NULL;
-	if (left(after->util_avg, after->removed_util) -
-	    left(before->util_avg, before->removed_util) > PHANTOM_LIMIT)
+	if (cfs_left(after->util_avg, after->removed_util) -
+	    cfs_left(before->util_avg, before->removed_util) > PHANTOM_LIMIT)
 		return "util_avg";
-	if (left(after->runnable_avg, after->removed_runnable) -
-	    left(before->runnable_avg, before->removed_runnable) > PHANTOM_LIMIT)
+	if (cfs_left(after->runnable_avg, after->removed_runnable) -
+	    cfs_left(before->runnable_avg, before->removed_runnable) > PHANTOM_LIMIT)
 		return "runnable_avg";
-	if (left(after->load_avg, after->removed_load) -
-	    left(before->load_avg, before->removed_load) > PHANTOM_LIMIT)
+	if (cfs_left(after->load_avg, after->removed_load) -
+	    cfs_left(before->load_avg, before->removed_load) > PHANTOM_LIMIT)
 		return "load_avg";
 	if (with_tg && after->tg_load_avg - before->tg_load_avg > PHANTOM_LIMIT)
 		return "tg_load_avg";
