@@ -7,6 +7,8 @@
 #              revert 76f970ce51c8, as Debian 6.12 and mainline have it)
 #   regressed  the base with the fast path (a reproducer patch adds it)
 #   fixed      the base plus the series of patches/ made for its release
+#              (after the series its prerequisites file names)
+#   bugfix     the base plus patches/mainline-fixes/ alone
 #   kselftest  the base with selftests/sched/ of this project copied in
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -46,7 +48,11 @@ never for merging).
               when it exists (V.P from the Makefile), else patches/mainline;
               SERIES=DIR picks one. A series that re-adds the fast path
               itself (mainline's) goes onto the reference tree, a fix-only
-              series onto the regressed tree.
+              series onto the regressed tree. The series named in the
+              series' prerequisites file go first (mainline's: the
+              standalone fixes of patches/mainline-fixes/).
+  bugfix      the reference tree plus patches/mainline-fixes/ alone: the
+              fixes of bugs in released kernels, posted before the rest
   alt-X       a candidate fix weighed against the series: the regressed
               tree plus scripts/kernel/alternatives/X-*.patch
   V+alt-X     variant V's tree plus that patch (reference+alt-B)
@@ -286,7 +292,8 @@ copy_selftest() {
 }
 
 variant_tree() {
-	local variant=$1 repo base wt parent stamp reproducer dir patches=()
+	local variant=$1 repo base wt parent stamp reproducer dir p patches=() more=()
+	local prerequisites=() prerequisite_patches=()
 	repo=$(source_repo)
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
@@ -325,6 +332,13 @@ variant_tree() {
 		dir=$(series_dir "$repo" "$base")
 		mapfile -t patches < <(series_patches "$dir")
 		[ ${#patches[@]} -gt 0 ] || die "${dir#"$PROJECT_DIR"/} holds no series"
+		series_prerequisites "$dir" >/dev/null # stops here on a bad name
+		mapfile -t prerequisites < <(series_prerequisites "$dir")
+		for p in "${prerequisites[@]}"; do
+			mapfile -t more < <(series_patches "$p")
+			[ ${#more[@]} -gt 0 ] || die "${p#"$PROJECT_DIR"/} holds no series"
+			prerequisite_patches+=("${more[@]}")
+		done
 		if grep -q '^+.*group = sched_get_task_group(tsk);' "${patches[@]}"; then
 			has_fast_path "$repo" "$base" &&
 				die "${dir#"$PROJECT_DIR"/} adds the fast path, which $(tree_version "$repo" "$base") has already: set SERIES"
@@ -333,11 +347,20 @@ variant_tree() {
 			wt=$(variant_tree regressed)
 		fi
 		parent=$(git -C "$wt" rev-parse HEAD)
+		patches=("${prerequisite_patches[@]}" "${patches[@]}")
 		stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
 		wt=$(prepare_worktree "$repo" fixed "$parent" "$stamp" "${patches[@]}")
 		# Which series it is, for make-series.sh and the reports.
 		echo "${dir#"$PROJECT_DIR"/}" >"$wt.series"
 		echo "$wt"
+		;;
+	bugfix)
+		mapfile -t patches < <(series_patches "$BUGFIX_SERIES")
+		[ ${#patches[@]} -gt 0 ] || die "${BUGFIX_SERIES#"$PROJECT_DIR"/} holds no series"
+		wt=$(variant_tree reference)
+		parent=$(git -C "$wt" rev-parse HEAD)
+		stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
+		prepare_worktree "$repo" bugfix "$parent" "$stamp" "${patches[@]}"
 		;;
 	*?+alt-?*)
 		dir=$(alternative_patch "${variant##*+alt-}")

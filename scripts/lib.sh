@@ -13,6 +13,9 @@ export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
 ARCHES="x86_64 arm64 i386 arm"
 DEFAULT_ARCHES="x86_64 arm64"
 VARIANTS="reference regressed fixed"
+# Not a default variant: the base plus the standalone fixes of bugs in
+# released kernels that the rest of the mainline work goes on top of.
+BUGFIX_SERIES=$PROJECT_DIR/patches/mainline-fixes
 # Every guest has this many vCPUs: never more than the host's cores.
 GUEST_VCPUS=2
 # Held by every kernel build and every guest: on a 2-core host a guest
@@ -57,12 +60,13 @@ alternative_patch() {
 
 # A variant, optionally with +diag: the same tree plus the diagnostics
 # patch (scripts/kernel/diagnostics-fork-placement.patch). Besides
-# VARIANTS, alt-X is a candidate fix weighed against the series: the
+# VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
+# alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
 # plus that patch (reference+alt-B: (B) without the fast path).
 check_variant() {
 	local v=${1%+diag}
-	case " $VARIANTS " in *" $v "*) return ;; esac
+	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	case "$v" in
 	*?+alt-?*)
 		if [ -n "$(alternative_patch "${v##*+alt-}")" ]; then
@@ -72,7 +76,7 @@ check_variant() {
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag)"
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag)"
 }
 
 # with_machine_lock CMD...: run CMD alone on the machine (see MACHINE_LOCK).
@@ -107,6 +111,19 @@ console_splat() {
 # cover letter left out.
 series_patches() {
 	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
+# series_prerequisites DIR: the series that go before DIR's, in order:
+# DIR/prerequisites names them, one directory of patches/ per line.
+series_prerequisites() {
+	local name
+	[ -f "$1/prerequisites" ] || return 0
+	while read -r name; do
+		[ -n "$name" ] || continue
+		[ -d "$PROJECT_DIR/patches/$name" ] ||
+			die "${1#"$PROJECT_DIR"/}/prerequisites names $name, which is not a directory of patches/"
+		echo "$PROJECT_DIR/patches/$name"
+	done <"$1/prerequisites"
 }
 
 # need_cmds CMD...: stop with the list of missing tools and how to get them.

@@ -30,7 +30,9 @@ KERNEL_SRC=<a v7.1.5 tree> for patches/mainline).
     (scripts/get_maintainer.pl, plus the reporters) are made anew;
   - base-commit: the upstream commit the tree is, given with
     --base-commit (a tree without history cannot tell), else the line
-    already in the cover letter, else none.
+    already in the cover letter, else none; the series that DIR/
+    prerequisites names are applied first and listed as
+    prerequisite-patch-id.
 
 Stops, and leaves DIR alone, when a patch does not apply or checkpatch.pl
 --strict reports anything but UNKNOWN_COMMIT_ID.
@@ -42,7 +44,7 @@ USAGE
 OWN_SELFTEST_FILES="fork_placement_test.c settings"
 
 main() {
-	local dir="" base_commit="" name email fixed parent n wt tmp p f cover prefix ignore
+	local dir="" base_commit="" name email fixed parent series_base n wt tmp p f cover prefix ignore
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -84,6 +86,16 @@ main() {
 	trap 'git -C "$SERIES_REPO" worktree remove --force "$SERIES_TMP/worktree" >/dev/null 2>&1 || true
 		rm -rf "$SERIES_TMP"' EXIT
 	git -C "$fixed" worktree add -q --detach "$wt" "$parent"
+	# The series named in DIR/prerequisites go first, as they are; the
+	# cover letter lists them as prerequisite-patch-id.
+	series_prerequisites "$dir" >/dev/null # stops here on a bad name
+	for f in $(series_prerequisites "$dir"); do
+		for p in $(series_patches "$f"); do
+			log "applying prerequisite ${p#"$PROJECT_DIR"/}"
+			git -C "$wt" am -q "$p" || die "prerequisite ${p#"$PROJECT_DIR"/} does not apply"
+		done
+	done
+	series_base=$(git -C "$wt" rev-parse HEAD)
 
 	export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 	export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
@@ -111,10 +123,10 @@ main() {
 	ignore=UNKNOWN_COMMIT_ID
 	# The MAINTAINERS patch of a series covers the files another of its
 	# patches adds; checkpatch.pl cannot see that from the one patch.
-	[ -z "$(git -C "$wt" log --format=%h "$parent..HEAD" -- MAINTAINERS)" ] ||
+	[ -z "$(git -C "$wt" log --format=%h "$series_base..HEAD" -- MAINTAINERS)" ] ||
 		ignore=$ignore,FILE_PATH_CHANGES
 	(cd "$wt" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --ignore "$ignore" \
-		-g "$parent..HEAD") ||
+		-g "$series_base..HEAD") ||
 		die "checkpatch.pl --strict complains; fix the patches first"
 
 	prefix=$(cover_subject "$cover" | sed -n 's/^\[\(.*\) 0\/[0-9]*\] .*/\1/p')
@@ -122,8 +134,8 @@ main() {
 	[ -n "$base_commit" ] || base_commit=$(sed -n 's/^base-commit: //p' "$cover")
 	mkdir "$tmp/out"
 	git -C "$wt" format-patch -q --cover-letter --subject-prefix="$prefix" \
-		${base_commit:+--base="$parent"} --no-signature -o "$tmp/out" "$parent..HEAD" >/dev/null
-	fill_cover_letter "$wt" "$parent" "$cover" "$tmp/out/0000-cover-letter.patch"
+		${base_commit:+--base="$parent"} --no-signature -o "$tmp/out" "$series_base..HEAD" >/dev/null
+	fill_cover_letter "$wt" "$series_base" "$cover" "$tmp/out/0000-cover-letter.patch"
 	[ -z "$base_commit" ] ||
 		sed -i "s/^base-commit: .*/base-commit: $base_commit/" "$tmp/out/0000-cover-letter.patch"
 	rm -f "$dir"/*.patch
@@ -181,12 +193,14 @@ fill_cover_letter() {
 		awk 'NR == 1 { printf "To: %s\n", $0; next } { printf "Cc: %s\n", $0 }')
 	# The reporters, whoever the patches Cc, and whoever the cover
 	# letter was addressed to before hear of the series too.
+	# A trailer's comment (Cc: stable@vger.kernel.org # v6.19+) is for
+	# the patch it is on.
 	reporters=$(git -C "$wt" log --format=%B "$base..HEAD" |
-		sed -n 's/^\(Reported-by\|Cc\): /Cc: /p' | sort -u)
+		sed -n 's/^\(Reported-by\|Cc\): \([^#]*[^# ]\).*/Cc: \2/p' | sort -u)
 	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
 	recipients=$recipients$'\n'$(awk '/^$/ { exit } /^(To|Cc): / { print }' "$old")
 	# One line per address; the first (get_maintainer.pl's) wins.
-	recipients=$(echo "$recipients" | awk 'NF && !seen[substr($0, 5)]++')
+	recipients=$(echo "$recipients" | awk 'NF { a = substr($0, 5); sub(/ *#.*/, "", a); if (!seen[a]++) print }')
 	SUBJECT=$subject BODY=$body RECIPIENTS=$recipients perl -0pi -e '
 		s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJECT}/;
 		s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/;

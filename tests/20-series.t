@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -15,13 +15,29 @@ patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -nam
 
 four_series() {
 	local d
-	for d in 6.6.y 6.12.y 6.13.y mainline; do
+	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.6.y, 6.12.y, 6.13.y and mainline series and nothing loose" four_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes and mainline series and nothing loose" four_series
+
+# The standalone fixes go first: mainline's series is made on top of
+# them, and every series a prerequisites file names exists.
+prerequisites() {
+	local d name
+	[ "$(cat "$PATCHES/mainline/prerequisites")" = mainline-fixes ] || return 1
+	for d in $(series_dirs); do
+		[ -f "$d/prerequisites" ] || continue
+		while read -r name; do
+			[ -d "$PATCHES/$name" ] || { echo "$d/prerequisites: no patches/$name"; return 1; }
+		done <"$d/prerequisites"
+	done
+	grep -q '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$PATCHES/mainline/0000-cover-letter.patch" ||
+		{ echo "the mainline cover letter lists no prerequisite-patch-id"; return 1; }
+}
+check "mainline goes on top of mainline-fixes, which its cover letter lists" prerequisites
 
 # The PELT fix predates eff6c8ce8d4d and the report is closed by the
 # revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
@@ -55,7 +71,10 @@ cover_letters() {
 			return 1
 		fi
 	done
-	grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/mainline/0000-cover-letter.patch"
+	for d in mainline mainline-fixes; do
+		grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
+			{ echo "no base-commit in patches/$d"; return 1; }
+	done
 }
 check "cover letters: subject, text, submitter notes, recipients; mainline base-commit" cover_letters
 
@@ -164,17 +183,19 @@ missing_blobs() {
 }
 check "KERNEL_SRC lacking objects: the base leaves those files out and says which" missing_blobs
 
-# kernel-tree.sh picks patches/V.P.y by the Makefile, else mainline; a
-# series that does not fit says so by name.
+# kernel-tree.sh picks patches/V.P.y by the Makefile, else mainline
+# after mainline-fixes; bugfix takes mainline-fixes alone; a series that
+# does not fit says so by name.
 picks_series() {
-	local t v p want
-	for t in "6 12 patches/6.12.y/" "7 1 patches/mainline/" "6 13 patches/6.13.y/" "6 6 patches/6.6.y/"; do
-		read -r v p want <<<"$t"
-		fake_tree "$TEST_TMP/v$v.$p" "$v" "$p"
+	local t v p variant want
+	for t in "6 12 fixed patches/6.12.y/" "7 1 fixed patches/mainline-fixes/0001-.*patches/mainline/0001-" \
+		"6 13 fixed patches/6.13.y/" "6 6 fixed patches/6.6.y/" "7 1 bugfix patches/mainline-fixes/"; do
+		read -r v p variant want <<<"$t"
+		[ -d "$TEST_TMP/v$v.$p" ] || fake_tree "$TEST_TMP/v$v.$p" "$v" "$p"
 		BUILD_DIR=$TEST_TMP/build-v$v.$p KERNEL_SRC=$TEST_TMP/v$v.$p \
-			fails_with 1 "$want" "$SCRIPTS_DIR/kernel-tree.sh" fixed || return 1
+			fails_with 1 "$want" "$SCRIPTS_DIR/kernel-tree.sh" "$variant" || return 1
 	done
 }
-check "the fixed tree takes patches/V.P.y when it exists, else patches/mainline" picks_series
+check "fixed takes patches/V.P.y, else mainline-fixes and mainline; bugfix mainline-fixes" picks_series
 
 [ "$TEST_FAILED" -eq 0 ]
