@@ -50,7 +50,8 @@ never for merging).
               itself (mainline's) goes onto the reference tree, a fix-only
               series onto the regressed tree. The series named in the
               series' prerequisites file go first (mainline's: the
-              standalone fixes of patches/mainline-fixes/).
+              standalone fixes of patches/mainline-fixes/), unless the
+              base has them already.
   bugfix      the reference tree plus patches/mainline-fixes/ alone: the
               fixes of bugs in released kernels, posted before the rest
   alt-X       a candidate fix weighed against the series: the regressed
@@ -243,6 +244,22 @@ series_dir() {
 	fi
 }
 
+# series_in_tree REPO COMMIT DIR: true when COMMIT has every patch of the
+# series DIR already (they come off in reverse order), as a tree made from
+# a release plus patches/mainline-fixes/ has that prerequisite.
+series_in_tree() {
+	local index p patches rc=0
+	mapfile -t patches < <(series_patches "$3")
+	[ ${#patches[@]} -gt 0 ] || return 1
+	index=$(mktemp "$1/.git/series-index.XXXXXX")
+	GIT_INDEX_FILE=$index git -C "$1" read-tree "$2" || rc=1
+	for ((p = ${#patches[@]} - 1; p >= 0 && rc == 0; p--)); do
+		GIT_INDEX_FILE=$index git -C "$1" apply --cached -R "${patches[p]}" 2>/dev/null || rc=1
+	done
+	rm -f "$index" "$index.lock"
+	return "$rc"
+}
+
 # prepare_worktree REPO VARIANT PARENT STAMP APPLY...: check out PARENT in
 # the variant's worktree and apply the patches, unless STAMP says that
 # was done already (so unchanged trees keep their mtimes and rebuild
@@ -335,6 +352,10 @@ variant_tree() {
 		series_prerequisites "$dir" >/dev/null # stops here on a bad name
 		mapfile -t prerequisites < <(series_prerequisites "$dir")
 		for p in "${prerequisites[@]}"; do
+			if series_in_tree "$repo" "$base" "$p"; then
+				log "${p#"$PROJECT_DIR"/} is in the base already: not applied again"
+				continue
+			fi
 			mapfile -t more < <(series_patches "$p")
 			[ ${#more[@]} -gt 0 ] || die "${p#"$PROJECT_DIR"/} holds no series"
 			prerequisite_patches+=("${more[@]}")
@@ -359,8 +380,13 @@ variant_tree() {
 		[ ${#patches[@]} -gt 0 ] || die "${BUGFIX_SERIES#"$PROJECT_DIR"/} holds no series"
 		wt=$(variant_tree reference)
 		parent=$(git -C "$wt" rev-parse HEAD)
-		stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
-		prepare_worktree "$repo" bugfix "$parent" "$stamp" "${patches[@]}"
+		if series_in_tree "$repo" "$base" "$BUGFIX_SERIES"; then
+			log "${BUGFIX_SERIES#"$PROJECT_DIR"/} is in the base already: bugfix is the reference tree"
+			prepare_worktree "$repo" bugfix "$parent" "$parent"
+		else
+			stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
+			prepare_worktree "$repo" bugfix "$parent" "$stamp" "${patches[@]}"
+		fi
 		;;
 	*?+alt-?*)
 		dir=$(alternative_patch "${variant##*+alt-}")

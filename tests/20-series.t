@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -197,5 +197,33 @@ picks_series() {
 	done
 }
 check "fixed takes patches/V.P.y, else mainline-fixes and mainline; bugfix mainline-fixes" picks_series
+
+# A user's tree that has mainline-fixes already (a release with the fixes
+# applied): the fixed tree does not apply them again, and bugfix is the
+# reference tree.
+prerequisite_in_base() {
+	local proj=$TEST_TMP/prereq-project user=$TEST_TMP/prereq-tree fixed bugfix
+	mkdir -p "$proj/patches/mainline-fixes" "$proj/patches/mainline"
+	cp -r "$SCRIPTS_DIR" "$proj/"
+	echo mainline-fixes >"$proj/patches/mainline/prerequisites"
+	fake_tree "$user" 7 1
+	echo "/* the fix */" >>"$user/kernel/sched/core.c"
+	git -C "$user" -c user.name=t -c user.email=t@t commit -q -a -m "sched: the fix"
+	git -C "$user" format-patch -q -1 -o "$proj/patches/mainline-fixes"
+	echo "/* the series */" >>"$user/kernel/sched/core.c"
+	git -C "$user" -c user.name=t -c user.email=t@t commit -q -a -m "sched: the series"
+	git -C "$user" format-patch -q -1 -o "$proj/patches/mainline"
+	git -C "$user" reset -q --hard HEAD~1
+	fixed=$(BUILD_DIR=$TEST_TMP/build-prereq KERNEL_SRC=$user "$proj/scripts/kernel-tree.sh" fixed 2>"$TEST_TMP/prereq.err") ||
+		{ cat "$TEST_TMP/prereq.err"; return 1; }
+	grep -q 'patches/mainline-fixes is in the base already: not applied again' "$TEST_TMP/prereq.err" &&
+		[ "$(grep -c 'the fix' "$fixed/kernel/sched/core.c")" -eq 1 ] &&
+		grep -q 'the series' "$fixed/kernel/sched/core.c" || return 1
+	bugfix=$(BUILD_DIR=$TEST_TMP/build-prereq KERNEL_SRC=$user "$proj/scripts/kernel-tree.sh" bugfix 2>"$TEST_TMP/prereq.err") &&
+		grep -q 'bugfix is the reference tree' "$TEST_TMP/prereq.err" &&
+		cmp "$bugfix/kernel/sched/core.c" "$user/kernel/sched/core.c"
+}
+check "a base with mainline-fixes in it: fixed does not apply them again, bugfix is reference" \
+	prerequisite_in_base
 
 [ "$TEST_FAILED" -eq 0 ]
