@@ -310,7 +310,7 @@ copy_selftest() {
 
 variant_tree() {
 	local variant=$1 repo base wt parent stamp reproducer dir p patches=() more=()
-	local prerequisites=() prerequisite_patches=()
+	local prerequisite_patches=()
 	repo=$(source_repo)
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
@@ -349,9 +349,8 @@ variant_tree() {
 		dir=$(series_dir "$repo" "$base")
 		mapfile -t patches < <(series_patches "$dir")
 		[ ${#patches[@]} -gt 0 ] || die "${dir#"$PROJECT_DIR"/} holds no series"
-		series_prerequisites "$dir" >/dev/null # stops here on a bad name
-		mapfile -t prerequisites < <(series_prerequisites "$dir")
-		for p in "${prerequisites[@]}"; do
+		series_prerequisites "$dir"
+		for p in "${PREREQUISITES[@]}"; do
 			if series_in_tree "$repo" "$base" "$p"; then
 				log "${p#"$PROJECT_DIR"/} is in the base already: not applied again"
 				continue

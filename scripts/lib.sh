@@ -113,16 +113,18 @@ series_patches() {
 	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
 }
 
-# series_prerequisites DIR: the series that go before DIR's, in order:
-# DIR/prerequisites names them, one directory of patches/ per line.
+# series_prerequisites DIR: set PREREQUISITES to the series that go
+# before DIR's, in order: DIR/prerequisites names them, one directory of
+# patches/ per line. Run in the caller's shell, so that a bad name stops it.
 series_prerequisites() {
 	local name
+	PREREQUISITES=()
 	[ -f "$1/prerequisites" ] || return 0
 	while read -r name; do
 		[ -n "$name" ] || continue
 		[ -d "$PROJECT_DIR/patches/$name" ] ||
 			die "${1#"$PROJECT_DIR"/}/prerequisites names $name, which is not a directory of patches/"
-		echo "$PROJECT_DIR/patches/$name"
+		PREREQUISITES+=("$PROJECT_DIR/patches/$name")
 	done <"$1/prerequisites"
 }
 

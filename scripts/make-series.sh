@@ -88,8 +88,8 @@ main() {
 	git -C "$fixed" worktree add -q --detach "$wt" "$parent"
 	# The series named in DIR/prerequisites go first, as they are; the
 	# cover letter lists them as prerequisite-patch-id.
-	series_prerequisites "$dir" >/dev/null # stops here on a bad name
-	for f in $(series_prerequisites "$dir"); do
+	series_prerequisites "$dir"
+	for f in "${PREREQUISITES[@]}"; do
 		for p in $(series_patches "$f"); do
 			log "applying prerequisite ${p#"$PROJECT_DIR"/}"
 			git -C "$wt" am -q "$p" || die "prerequisite ${p#"$PROJECT_DIR"/} does not apply"
@@ -193,14 +193,14 @@ fill_cover_letter() {
 		awk 'NR == 1 { printf "To: %s\n", $0; next } { printf "Cc: %s\n", $0 }')
 	# The reporters, whoever the patches Cc, and whoever the cover
 	# letter was addressed to before hear of the series too.
-	# A trailer's comment (Cc: stable@vger.kernel.org # v6.19+) is for
-	# the patch it is on.
 	reporters=$(git -C "$wt" log --format=%B "$base..HEAD" |
-		sed -n 's/^\(Reported-by\|Cc\): \([^#]*[^# ]\).*/Cc: \2/p' | sort -u)
+		sed -n 's/^\(Reported-by\|Cc\): /Cc: /p' | sort -u)
 	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
 	recipients=$recipients$'\n'$(awk '/^$/ { exit } /^(To|Cc): / { print }' "$old")
-	# One line per address; the first (get_maintainer.pl's) wins.
-	recipients=$(echo "$recipients" | awk 'NF { a = substr($0, 5); sub(/ *#.*/, "", a); if (!seen[a]++) print }')
+	# One line per address; the first (get_maintainer.pl's) wins. A
+	# trailer's comment (Cc: stable@vger.kernel.org # v6.19+) is for the
+	# patch it is on, not for the cover letter.
+	recipients=$(echo "$recipients" | awk 'NF { sub(/ *#.*/, ""); if (!seen[substr($0, 5)]++) print }')
 	SUBJECT=$subject BODY=$body RECIPIENTS=$recipients perl -0pi -e '
 		s/\*\*\* SUBJECT HERE \*\*\*/$ENV{SUBJECT}/;
 		s/\*\*\* BLURB HERE \*\*\*/$ENV{BODY}/;
