@@ -59,14 +59,16 @@ static inline void spin_ms(double ms)
 /*
  * Burn ms milliseconds of the calling thread's own CPU time, however often
  * it is preempted meanwhile: a task that does so runs the same share of
- * each period on every kernel, so its util_avg can be compared.
+ * each period on every kernel, so its util_avg can be compared. Returns
+ * the CPU time it burned (ms and the last clock read's overshoot).
  */
-static inline void spin_cpu_ms(double ms)
+static inline double spin_cpu_ms(double ms)
 {
-	double end = clock_ms(CLOCK_THREAD_CPUTIME_ID) + ms;
+	double start = clock_ms(CLOCK_THREAD_CPUTIME_ID), now = start;
 
-	while (clock_ms(CLOCK_THREAD_CPUTIME_ID) < end)
-		;
+	while (now < start + ms)
+		now = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	return now - start;
 }
 
 static inline int pin_to(int cpu)
