@@ -15,19 +15,23 @@ usage: $(basename "$0") [options]
 Boots every kernel R times, interleaved, each running every load for S
 seconds in a cpu cgroup. Writes DIR/bench.csv
 (arch,kernel,boot,load,metric,value,unit), DIR/util.csv
-(arch,kernel,boot,load,what,util_avg,util_est,samples) and DIR/table.txt:
-per load the median and range over the boots of each kernel, and per
-load the medians of the loaded CPU's util_avg/util_est (what=cpu) and of
-the periodic task's own (what=task), with the frequency schedutil would
-ask for them, 1.25 x max(util_avg, util_est) / 1024, as a share of the
-highest. A row is marked "differs (K...)" naming each candidate kernel
+(arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,
+samples) and DIR/table.txt: per load the median and range over the boots
+of each kernel, and per load the medians of the loaded CPU's util_avg,
+runnable_avg and util_est (what=cpu) and of the periodic task's own
+(what=task), and the median of the frequency schedutil asks for at each
+sample on a frequency-invariant CPU, in % of the highest: 1.25 x
+max(util_avg, runnable_avg, util_est), each capped at 1024, as v7.1.5's
+schedutil computes it without rt, dl or irq time (see
+scripts/guest/workloads.c). A row is marked "differs (K...)" naming each candidate kernel
 K (fixed, and any alt-X of scripts/kernel/alternatives/) whose median is
 further from the reference kernel's than the larger of the two kernels'
 ranges (run-to-run spread). Exits 1 when a row differs or a result is
 missing, 0 otherwise, except for the rows that measure what dead tasks
-leave behind, which a fix is meant to change: the CPU's utilization in
+leave behind, which a fix is meant to change: the CPU's averages in
 the loads where tasks die on that CPU (spawn, periodic-churn; the
-periodic task's own, and the CPU's under periodic alone, do count), and
+periodic task's own, the CPU's under periodic alone and schedutil's
+request everywhere do count), and
 the probes exit-residue and wake-residue (util left on an idle CPU by
 tasks that died there or migrated away on wakeup; see
 scripts/guest/workloads.c), which run only when named in --loads.
@@ -67,18 +71,20 @@ main() {
 	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
 		--job bench --args "$seconds$monitor$loads" --timeout 600
 	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
-	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$out/util.csv"
+	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
 	for b in $(seq "$boots"); do
 		for v in $variants; do
 			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
 		done
 	done
 	bench_tables "$out" "$variants" "$boots" | tee "$out/table.txt"
-	grep -v -e '^| [a-z]*-residue |' -e '^| \(spawn\|periodic-churn\) | cpu ' "$out/table.txt" |
+	grep -v -e '^| [a-z]*-residue |' -e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt" |
 		grep -q '| differs (' && rc=1
 	grep -q 'missing' "$out/table.txt" && rc=1
 	return "$rc"
 }
+
+UTIL_CSV_HEADER=arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,samples
 
 # bench_rows PREFIX LOG DIR: the guest's "@@@ bench" and "@@@ util" lines
 # as rows of DIR/bench.csv and DIR/util.csv.
@@ -92,7 +98,8 @@ bench_rows() {
 			print pre "," val("load") "," val("metric") "," val("value") "," val("unit") >>bench
 		}
 		/^@@@ util / {
-			print pre "," val("load") "," val("what") "," val("util_avg") "," val("util_est") "," val("samples") >>util
+			print pre "," val("load") "," val("what") "," val("util_avg") "," val("runnable_avg") "," \
+				val("util_est") "," val("schedutil_pct") "," val("samples") >>util
 		}'
 }
 
@@ -134,13 +141,10 @@ FNR == 1 { file++; next }
 file == 1 { add($4 " | " $5 " (" $7 ")", $2, $6) }
 file == 2 {
 	add("util " $4 " | " $5 " util_avg", $2, $6)
-	add("util " $4 " | " $5 " util_est", $2, $7)
-	if ($5 == "cpu") {
-		# schedutil: 1.25 x max(util_avg, util_est) / capacity
-		u = $6 > $7 ? $6 : $7
-		f = 125 * u / 1024
-		add("util " $4 " | " $5 " schedutil % of max freq", $2, f > 100 ? 100 : f)
-	}
+	add("util " $4 " | " $5 " runnable_avg", $2, $7)
+	add("util " $4 " | " $5 " util_est", $2, $8)
+	if ($5 == "cpu")
+		add("util " $4 " | " $5 " schedutil % of max freq", $2, $9)
 }
 END {
 	for (t = 1; t <= 2; t++) {

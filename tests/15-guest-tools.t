@@ -85,14 +85,14 @@ bench_fixture() {
 	[ -z "$candidate" ] || variants="$variants alt-A"
 	mkdir -p "$d/logs"
 	echo "arch,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
-	echo "arch,kernel,boot,load,what,util_avg,util_est,samples" >"$d/util.csv"
+	echo "$UTIL_CSV_HEADER" >"$d/util.csv"
 	for v in $variants; do
 		for b in 1 2 3; do
 			value=$((100 + (b - 1) * 5))
 			[ "$v" != fixed ] || value=$((fixed + (b - 1) * 5))
 			[ "$v" != alt-A ] || value=$((candidate + (b - 1) * 5))
 			printf '@@@ bench load=pipe metric=round_trips value=%s unit=1/s\r\n' "$value" >"$d/logs/$v-$b.log"
-			echo "@@@ util load=periodic what=cpu util_avg=$value util_est=900 samples=40" >>"$d/logs/$v-$b.log"
+			echo "@@@ util load=periodic what=cpu util_avg=$value runnable_avg=$((value + 1)) util_est=900 schedutil_pct=$((value / 2)) samples=40" >>"$d/logs/$v-$b.log"
 			bench_rows "x86_64,$v,$b" "$d/logs/$v-$b.log" "$d"
 		done
 	done
@@ -104,7 +104,8 @@ bench_marks() {
 	. "$SCRIPTS_DIR/bench.sh"
 	bench_fixture "$TEST_TMP/b1" 104 >"$TEST_TMP/same.txt" &&
 		grep -q '^| pipe | round_trips (1/s) | 105 \[100-110\] | 105 \[100-110\] | 109 \[104-114\] | same |$' "$TEST_TMP/same.txt" &&
-		grep -q '^| periodic | cpu schedutil % of max freq | 100 \[100-100\] .* same |$' "$TEST_TMP/same.txt" &&
+		grep -q '^| periodic | cpu runnable_avg | 106 \[101-111\] .* same |$' "$TEST_TMP/same.txt" &&
+		grep -q '^| periodic | cpu schedutil % of max freq | 52 \[50-55\] .* same |$' "$TEST_TMP/same.txt" &&
 		bench_fixture "$TEST_TMP/b2" 200 >"$TEST_TMP/differs.txt" &&
 		grep -q '^| pipe | round_trips (1/s) | .* | 205 \[200-210\] | differs (fixed) |$' "$TEST_TMP/differs.txt" &&
 		bench_fixture "$TEST_TMP/b3" 104 200 >"$TEST_TMP/candidate.txt" &&

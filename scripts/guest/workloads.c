@@ -55,14 +55,17 @@
  * util_avg read less what was left of the one before the burst, d the
  * spacing of the removals and a the age of the last, in periods).
  *
- * For spawn, periodic and periodic-churn it also samples, every 50 ms,
- * what schedutil reads: the root cfs_rq's util_avg and util_est of the
- * loaded CPU (the last one) from /sys/kernel/debug/sched/debug, and for
- * the periodic task its own se.avg.util_avg and util_est from
- * /proc/<pid>/sched; the sampler runs pinned to CPU 0 in the root group
- * (on one CPU it is skipped). Each printed as the median of the samples:
+ * For every load but the probes it also samples, every 50 ms, what
+ * schedutil reads: the root cfs_rq's util_avg, runnable_avg and util_est
+ * of the loaded CPU (the last one) from /sys/kernel/debug/sched/debug,
+ * and for the periodic task its own se.avg.* from /proc/<pid>/sched; the
+ * sampler runs pinned to CPU 0 in the root group (on one CPU it is
+ * skipped). Each printed as the median of the samples, for the CPU with
+ * the median of the frequency schedutil asks for at each sample
+ * (schedutil_pct, see schedutil_pct()):
  *
- *   @@@ util load=<name> what=<cpu|task> util_avg=<n> util_est=<n> samples=<n>
+ *   @@@ util load=<name> what=<cpu|task> util_avg=<n> runnable_avg=<n>
+ *       util_est=<n> schedutil_pct=<n> samples=<n>   (one line; task: -1)
  *
  * Build: cc -static -O2 -Wall -pthread -o workloads workloads.c
  */
@@ -552,11 +555,11 @@ static const struct {
 	bool per_second, sample, probe;
 } loads[] = {
 	{ "spawn", "forks", "1/s", load_spawn, true, true, false },
-	{ "pipe", "round_trips", "1/s", load_pipe, true, false, false },
-	{ "messaging", "messages", "1/s", load_messaging, true, false, false },
-	{ "threads", "threads", "1/s", load_threads, true, false, false },
-	{ "exec", "execs", "1/s", load_exec, true, false, false },
-	{ "shell", "scripts", "1/s", load_shell, true, false, false },
+	{ "pipe", "round_trips", "1/s", load_pipe, true, true, false },
+	{ "messaging", "messages", "1/s", load_messaging, true, true, false },
+	{ "threads", "threads", "1/s", load_threads, true, true, false },
+	{ "exec", "execs", "1/s", load_exec, true, true, false },
+	{ "shell", "scripts", "1/s", load_shell, true, true, false },
 	{ "periodic", "lateness_p99", "us", NULL, false, true, false },
 	{ "periodic-churn", "lateness_p99", "us", NULL, false, true, false },
 	/* metric NULL: the load prints its own lines */
@@ -566,8 +569,10 @@ static const struct {
 
 /* Medians of what the sampler saw, "-1" when it saw nothing. */
 struct util_samples {
-	long cpu_avg[MAX_SAMPLES], cpu_est[MAX_SAMPLES];
-	long task_avg[MAX_SAMPLES], task_est[MAX_SAMPLES];
+	long cpu_avg[MAX_SAMPLES], cpu_runnable[MAX_SAMPLES];
+	long cpu_est[MAX_SAMPLES], cpu_sugov[MAX_SAMPLES];
+	long task_avg[MAX_SAMPLES], task_runnable[MAX_SAMPLES];
+	long task_est[MAX_SAMPLES];
 	int nr_cpu, nr_task;
 };
 
@@ -587,8 +592,40 @@ static long median(long *v, int n)
 }
 
 struct cpu_reading {
-	long util_avg, util_est;
+	long util_avg, runnable_avg, util_est;
 };
+
+#define CAPACITY	1024	/* no asymmetric capacity in these guests */
+
+/*
+ * The frequency schedutil asks for from one reading, in % of the highest,
+ * as v7.1.5 computes it for a frequency-invariant CPU: cpu_util() with
+ * boost (kernel/sched/fair.c, cpu_util_cfs_boost()) takes
+ * max(util_avg, runnable_avg, util_est) capped at the capacity;
+ * effective_cpu_util() adds rt, dl and irq, which are 0 here (no rt or
+ * dl task runs, and without IRQ_TIME_ACCOUNTING there is no irq
+ * average); sugov_effective_cpu_perf() (cpufreq_schedutil.c) adds 25 %
+ * (map_util_perf()) capped at the capacity; get_next_freq() maps that to
+ * max_freq * perf / capacity. Not modelled: the rounding up to a real
+ * table's next frequency, rate limits, and, on a CPU without frequency
+ * invariance, the feedback through the current frequency (there the
+ * request is 1.25 x this of the current one).
+ */
+static long schedutil_pct(const struct cpu_reading *r)
+{
+	long util = r->util_avg;
+
+	if (r->runnable_avg > util)
+		util = r->runnable_avg;
+	if (r->util_est > util)
+		util = r->util_est;
+	if (util > CAPACITY)
+		util = CAPACITY;
+	util += util >> 2;
+	if (util > CAPACITY)
+		util = CAPACITY;
+	return util * 100 / CAPACITY;
+}
 
 static int root_util_fn(const struct cfs_field *f, void *arg)
 {
@@ -598,6 +635,8 @@ static int root_util_fn(const struct cfs_field *f, void *arg)
 		return 0;
 	if (!strcmp(f->key, "util_avg"))
 		r->util_avg = atol(f->value);
+	else if (!strcmp(f->key, "runnable_avg"))
+		r->runnable_avg = atol(f->value);
 	else if (!strcmp(f->key, "util_est"))
 		r->util_est = atol(f->value);
 	return 0;
@@ -621,7 +660,7 @@ static void sampler(const char *load)
 
 	pin_to(0);
 	while (!STOPPING() && s.nr_cpu < MAX_SAMPLES && s.nr_task < MAX_SAMPLES) {
-		struct cpu_reading r = { -1, -1 };
+		struct cpu_reading r = { -1, -1, -1 };
 		char *text = opt.no_debug_file ? NULL : read_file(SCHED_DEBUG_FILE);
 
 		if (text) {
@@ -629,7 +668,9 @@ static void sampler(const char *load)
 			free(text);
 			if (r.util_avg >= 0) {
 				s.cpu_avg[s.nr_cpu] = r.util_avg;
-				s.cpu_est[s.nr_cpu++] = r.util_est;
+				s.cpu_runnable[s.nr_cpu] = r.runnable_avg;
+				s.cpu_est[s.nr_cpu] = r.util_est;
+				s.cpu_sugov[s.nr_cpu++] = schedutil_pct(&r);
 			}
 		}
 		if (sh->periodic_pid) {
@@ -637,11 +678,13 @@ static void sampler(const char *load)
 			text = read_file(path);
 			if (text) {
 				long a = proc_sched_value(text, "se.avg.util_avg");
+				long ra = proc_sched_value(text, "se.avg.runnable_avg");
 				long e = proc_sched_value(text, "se.avg.util_est");
 
 				free(text);
 				if (a >= 0) {
 					s.task_avg[s.nr_task] = a;
+					s.task_runnable[s.nr_task] = ra;
 					s.task_est[s.nr_task++] = e;
 				}
 			}
@@ -649,12 +692,15 @@ static void sampler(const char *load)
 		sleep_ms(SAMPLE_MS);
 	}
 	if (s.nr_cpu)
-		printf("@@@ util load=%s what=cpu util_avg=%ld util_est=%ld samples=%d\n",
+		printf("@@@ util load=%s what=cpu util_avg=%ld runnable_avg=%ld util_est=%ld schedutil_pct=%ld samples=%d\n",
 		       load, median(s.cpu_avg, s.nr_cpu),
-		       median(s.cpu_est, s.nr_cpu), s.nr_cpu);
+		       median(s.cpu_runnable, s.nr_cpu),
+		       median(s.cpu_est, s.nr_cpu),
+		       median(s.cpu_sugov, s.nr_cpu), s.nr_cpu);
 	if (s.nr_task)
-		printf("@@@ util load=%s what=task util_avg=%ld util_est=%ld samples=%d\n",
+		printf("@@@ util load=%s what=task util_avg=%ld runnable_avg=%ld util_est=%ld schedutil_pct=-1 samples=%d\n",
 		       load, median(s.task_avg, s.nr_task),
+		       median(s.task_runnable, s.nr_task),
 		       median(s.task_est, s.nr_task), s.nr_task);
 	fflush(stdout);
 	_exit(0);
