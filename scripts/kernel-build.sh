@@ -24,14 +24,15 @@ to build.log there. Rebuilds are incremental and use ccache.
 USAGE
 }
 
-# The fragments, in merge order.
+# The fragments, in merge order (a +dvfs variant's tree has the emulated
+# cpufreq driver: dvfs.config turns it and schedutil on).
 fragments() {
 	local arch=$1 wt=$2
 	echo "$SCRIPTS_DIR/config/common.config"
 	echo "$SCRIPTS_DIR/config/$arch.config"
 	echo "$PROJECT_DIR/selftests/sched/config"
+	case "$wt" in *+dvfs) echo "$SCRIPTS_DIR/config/dvfs.config" ;; esac
 	if [ -n "$EXTRA_CONFIG" ]; then echo "$EXTRA_CONFIG"; fi
-	: "$wt"
 }
 
 # check_config CONFIG FRAGMENT...: every option the fragments ask for

@@ -20,6 +20,7 @@ REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_SCOPED=$SCRIPTS_DIR/kernel/mainline/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
+EMULATED_CPUFREQ=$SCRIPTS_DIR/kernel/harness/emulated-cpufreq.patch
 # Upstream's fix of print_cfs_rq() for trees that need it (see
 # measured_base); never part of a series.
 DEBUG_LOCKING_FIX=$SCRIPTS_DIR/kernel/harness/print_cfs_rq-avg_vruntime-under-rq-lock.patch
@@ -35,7 +36,9 @@ Print the path of the kernel worktree for VARIANT (one of: $VARIANTS,
 or kselftest), creating it under \$BUILD_DIR/kernels/ (default
 build/kernels/) first. VARIANT+diag is that tree plus
 $(basename "$DIAGNOSTICS") (counters in /sys/kernel/debug/fork_diag;
-never for merging).
+never for merging); VARIANT+dvfs is that tree plus
+$(basename "$EMULATED_CPUFREQ") (an emulated DVFS driver for schedutil in
+guests, 6.12 and later; never for merging).
 
   reference   the base without the sched_move_task() fast path: as it is
               when it has upstream's revert (Debian 6.12, mainline), else
@@ -315,11 +318,13 @@ variant_tree() {
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
 	case "$variant" in
-	*+diag)
-		wt=$(variant_tree "${variant%+diag}")
+	*+diag | *+dvfs)
+		p=$DIAGNOSTICS
+		[ "${variant%+dvfs}" = "$variant" ] || p=$EMULATED_CPUFREQ
+		wt=$(variant_tree "${variant%+*}")
 		parent=$(git -C "$wt" rev-parse HEAD)
-		stamp="$parent-$(sha256sum <"$DIAGNOSTICS" | cut -c1-16)"
-		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$DIAGNOSTICS"
+		stamp="$parent-$(sha256sum <"$p" | cut -c1-16)"
+		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$p"
 		;;
 	reference)
 		if has_fast_path "$repo" "$base"; then

@@ -59,13 +59,16 @@ alternative_patch() {
 }
 
 # A variant, optionally with +diag: the same tree plus the diagnostics
-# patch (scripts/kernel/diagnostics-fork-placement.patch). Besides
+# patch (scripts/kernel/diagnostics-fork-placement.patch), or +dvfs: plus
+# the emulated cpufreq driver (scripts/kernel/harness/
+# emulated-cpufreq.patch) and scripts/config/dvfs.config. Besides
 # VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
 # alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
 # plus that patch (reference+alt-B: (B) without the fast path).
 check_variant() {
 	local v=${1%+diag}
+	v=${v%+dvfs}
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	case "$v" in
 	*?+alt-?*)
@@ -76,7 +79,7 @@ check_variant() {
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag)"
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag or +dvfs)"
 }
 
 # with_machine_lock CMD...: run CMD alone on the machine (see MACHINE_LOCK).
