@@ -21,7 +21,7 @@ all of those show). Holds the machine lock while the guest runs.
   --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
   --job JOB             what /init runs: selftest (default) or a script of
                         scripts/guest/ (cost, diag, cleanup, splat,
-                        phantom, pelt_bounds, stress, bench)
+                        phantom, pelt_bounds, stress, bench, dvfs)
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the guest programs (phantom_attach.c, pelt_stress.c,
- * workloads.c): time, CPU pinning, small files, and the cfs_rq sections of
- * /sys/kernel/debug/sched/debug. Header only: each program is one static
- * binary built with one cc command (scripts/guest-initramfs.sh).
+ * workloads.c, dvfs_work.c): time, CPU pinning, small files, /proc/<pid>/
+ * sched and the cfs_rq sections of /sys/kernel/debug/sched/debug. Header
+ * only: each program is one static binary built with one cc command
+ * (scripts/guest-initramfs.sh).
  */
 #ifndef GUEST_UTIL_H
 #define GUEST_UTIL_H
@@ -69,6 +70,17 @@ static inline double spin_cpu_ms(double ms)
 	while (now < start + ms)
 		now = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 	return now - start;
+}
+
+/* "se.avg.util_avg   :   123" in /proc/<pid>/sched: 123, or -1 */
+static inline long proc_sched_value(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	if (!p)
+		return -1;
+	p = strchr(p, ':');
+	return p ? atol(p + 1) : -1;
 }
 
 static inline int pin_to(int cpu)

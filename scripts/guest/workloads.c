@@ -642,17 +642,6 @@ static int root_util_fn(const struct cfs_field *f, void *arg)
 	return 0;
 }
 
-/* "se.avg.util_avg   :   123" in /proc/<pid>/sched */
-static long proc_sched_value(const char *text, const char *key)
-{
-	const char *p = strstr(text, key);
-
-	if (!p)
-		return -1;
-	p = strchr(p, ':');
-	return p ? atol(p + 1) : -1;
-}
-
 static void sampler(const char *load)
 {
 	static struct util_samples s;
