@@ -8,15 +8,19 @@
 #                 (STRESS_ARGS="--minutes 10 --arch arm64")
 #   make bench    other workloads and schedutil's utilization on every
 #                 kernel, scripts/bench.sh (BENCH_ARGS="--boots 5")
+#   make dvfs     schedutil on an emulated DVFS clock: the validation, then
+#                 the loads per policy shape, scripts/dvfs.sh
+#                 (DVFS_ARGS="--arch x86_64 --boots 3")
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
 
 VERIFY_ARGS ?=
 STRESS_ARGS ?=
 BENCH_ARGS ?=
+DVFS_ARGS ?=
 PROVE ?= prove
 
-.PHONY: all deps verify check stress bench patches clean help
+.PHONY: all deps verify check stress bench dvfs patches clean help
 
 all: help
 
@@ -34,6 +38,9 @@ stress: deps
 
 bench: deps
 	scripts/bench.sh $(BENCH_ARGS)
+
+dvfs: deps
+	scripts/dvfs.sh $(DVFS_ARGS)
 
 # make check runs with Debian's default PATH, as a fresh machine's root
 # has, and under scripts/deps-trace.sh: tests/99-deps.t then checks that

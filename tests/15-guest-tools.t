@@ -5,7 +5,7 @@
 # input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 
 FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
@@ -112,6 +112,57 @@ bench_marks() {
 		grep -q '^| pipe | round_trips (1/s) | .* | 109 \[104-114\] | 205 \[200-210\] | differs (alt-A) |$' "$TEST_TMP/candidate.txt"
 }
 check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread, per candidate" bench_marks
+
+# dvfs_fixture DIR FIXED_FORKS FIXED_ENERGY_BUSY_US [BAD_WORK]: three
+# boots per kernel of spawn under one policy shape, the reference at
+# 1000-1020 forks/s with 1 s busy at fmax; the fixed kernel at
+# FIXED_FORKS +0..+20 with FIXED_ENERGY_BUSY_US at fmax; with BAD_WORK,
+# the fixed kernel's loop does BAD_WORK ops at fmax/4 instead of 250.
+dvfs_fixture() {
+	local d=$1 forks=$2 busy=$3 bad=${4:-250} v b value log
+	mkdir -p "$d/per-cpu/logs"
+	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
+	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
+	for v in reference regressed fixed; do
+		for b in 1 2 3; do
+			log=$d/per-cpu/logs/arm64-$v-$b.log
+			value=$((1000 + (b - 1) * 10))
+			[ "$v" != fixed ] || value=$((forks + (b - 1) * 10))
+			{
+				printf '@@@ dvfs policies=2 cpus=2\r\n'
+				echo "@@@ dvfs-work khz=500000 ops=$([ "$v" = fixed ] && echo "$bad" || echo 250)"
+				echo "@@@ dvfs-work khz=2000000 ops=1000"
+				echo "@@@ dvfs-invariance khz=1142857 util_avg=262 util_avg_fmax=256"
+				echo "@@@ dvfs-schedutil khz=2000000 util_avg=1010"
+				echo "@@@ bench load=spawn metric=forks value=$value unit=1/s"
+				echo "@@@ dvfs-time load=spawn cpu=1 khz=2000000 busy_us=$([ "$v" = fixed ] && echo "$busy" || echo 1000000) idle_us=0"
+				echo "@@@ dvfs-time load=spawn cpu=1 khz=500000 busy_us=1000000 idle_us=0"
+			} >"$log"
+			dvfs_rows "arm64,per-cpu,$v,$b" "$log" 4 "$d"
+		done
+	done
+	dvfs_tables "$d" "reference regressed fixed" 3 per-cpu spawn
+}
+
+dvfs_marks() {
+	# shellcheck source=scripts/dvfs.sh
+	. "$SCRIPTS_DIR/dvfs.sh"
+	dvfs_fixture "$TEST_TMP/d1" 1005 1000000 >"$TEST_TMP/d1.txt" &&
+		grep -q '^| per-cpu | fixed | work | 3/3 | pass |$' "$TEST_TMP/d1.txt" &&
+		grep -q '^| per-cpu | fixed | invariance | 3/3 | pass |$' "$TEST_TMP/d1.txt" &&
+		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] .* same or better |$' "$TEST_TMP/d1.txt" &&
+		grep -q '^| spawn | mean_freq (MHz) | 1250 \[1250-1250\] .* (diagnostic) |$' "$TEST_TMP/d1.txt" &&
+		! grep -q -e 'loses' -e '| fail |' -e missing "$TEST_TMP/d1.txt" &&
+		dvfs_fixture "$TEST_TMP/d2" 900 1000000 >"$TEST_TMP/d2.txt" &&
+		grep -q '^| spawn | forks (1/s) | .* | 910 \[900-920\] | loses (fixed) |$' "$TEST_TMP/d2.txt" &&
+		dvfs_fixture "$TEST_TMP/d3" 1005 2000000 >"$TEST_TMP/d3.txt" &&
+		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | loses (fixed) |$' "$TEST_TMP/d3.txt" &&
+		dvfs_fixture "$TEST_TMP/d4" 1300 2000000 >"$TEST_TMP/d4.txt" &&
+		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | same or better |$' "$TEST_TMP/d4.txt" &&
+		dvfs_fixture "$TEST_TMP/d5" 1005 1000000 300 >"$TEST_TMP/d5.txt" &&
+		grep -q '^| per-cpu | fixed | work | 0/3 | fail |$' "$TEST_TMP/d5.txt"
+}
+check "dvfs table: validation, 'loses' only beyond the spread, energy only without more throughput" dvfs_marks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh

@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What the PELT change does where schedutil sets the clock: every kernel
+# with the emulated DVFS driver (VARIANT+dvfs), its validation, then the
+# loads of scripts/guest/workloads.c under schedutil, per policy shape.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+FMAX_KHZ=2000000	# scripts/kernel/harness/emulated-cpufreq.patch
+WORK_TOLERANCE=0.05	# work per second within 5 % of f / fmax
+# A periodic task's util_avg at f within 10 % of its util_avg at fmax: what
+# frequency invariance gives; without it, 0.57 fmax would read 75 % more.
+UTIL_TOLERANCE=0.10
+LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
+
+pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+Builds each kernel with scripts/kernel/harness/emulated-cpufreq.patch
+(never for merging; 6.12 and later) and boots it R times per policy
+shape, kernels interleaved. Emulated: eight frequencies from fmax/4 to
+fmax; a CPU at f loses 1 - f/fmax of each millisecond to a busy wait in
+a timer interrupt, charged to the running task as a slower clock would
+be, and the scheduler's frequency scale is f/fmax (frequency invariance
+as arm64's cpufreq core gives it; on x86_64, which under TCG has no
+APERF/MPERF, the driver sets it). Not emulated: switch latency (the
+rate limit is cpufreq's default, 1 ms), memory that keeps its speed, the
+interrupt latency a busy wait adds (up to 0.75 ms at fmin), power.
+Guests run under QEMU's -icount (shift=0,sleep=off): guest time counts
+instructions, one per nanosecond, so neither the emulated clock nor the
+loads see the host's speed or its noise (without it, TCG's speed varied
+by 18 % between runs and the validation failed); one host thread then
+runs every vCPU, so a boot takes several times its guest time.
+
+Each boot first validates the emulation (userspace governor): a pinned
+loop's work per second at every frequency must be f/fmax of its work at
+fmax within $(pct $WORK_TOLERANCE) %; the same loop, doing a quarter of each 20 ms period's
+worth of fmax work, must have the same util_avg at 0.57 fmax as at fmax
+within $(pct $UTIL_TOLERANCE) % (frequency invariance); alone under schedutil it must bring
+its CPU to fmax with util_avg of at least 95 % of 1024. Then, under
+schedutil, every load for S seconds.
+
+Writes DIR/validation.csv, DIR/bench.csv
+(arch,policy,kernel,boot,load,metric,value,unit; the loads' own metrics
+plus mean_freq, the busy-time-weighted mean frequency over all CPUs, and
+energy, a proxy: the busy time at each frequency times (f/fmax)^3, the
+dynamic power of a core whose voltage follows its frequency, idle free,
+per second of the load, and per thousand operations for the loads that
+count them) and DIR/table.txt. A candidate (fixed, alt-X) loses to the
+reference where its median is worse than the reference's by more than
+the larger range of the two: in the load's own metric (lower
+throughput, higher lateness), in the fork rate of periodic-churn's
+loop, or in energy without more of the load's own metric; the other
+rows are diagnostics. Exits 1 when a validation fails, a
+result is missing or a candidate loses, 0 otherwise.
+
+$(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86_64/')
+  --seconds S         seconds per load (default 4)
+  --loads "L..."      loads (default: $LOADS_DEFAULT)
+  --policies "P..."   policy shapes: per-cpu (one clock per CPU) and
+                      shared (one clock for all CPUs); default both
+USAGE
+}
+
+main() {
+	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu shared"
+	local policy shared b v rc=0
+	run_defaults 5 dvfs
+	RUN_ARCH=arm64
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
+		--loads)
+			[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+			loads=$2
+			shift 2
+			;;
+		--policies)
+			[[ "${2:-}" =~ ^(per-cpu|shared)( (per-cpu|shared))*$ ]] ||
+				usage_error "--policies takes per-cpu and/or shared, got '${2:-}'"
+			policies=$2
+			shift 2
+			;;
+		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
+		esac
+	done
+	run_options_check
+	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
+	case "$arch" in arm64 | x86_64) ;; *) usage_error "--arch: the emulated DVFS driver is for arm64 and x86_64" ;; esac
+	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
+	build_guests "$arch" +dvfs "$variants"
+	for policy in $policies; do
+		shared=0
+		[ "$policy" = per-cpu ] || shared=1
+		mkdir -p "$out/$policy/logs"
+		boot_interleaved "$arch" "$boots" "$variants" "$out/$policy" "dvfs $policy" \
+			--icount --job dvfs --args "$seconds $loads" --append "emulated_cpufreq.shared=$shared" \
+			--timeout $((600 + 20 * seconds * $(wc -w <<<"$loads")))
+	done
+	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$out/validation.csv"
+	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
+	for policy in $policies; do
+		for b in $(seq "$boots"); do
+			for v in $variants; do
+				dvfs_rows "$arch,$policy,$v,$b" "$out/$policy/logs/$arch-$v-$b.log" "$seconds" "$out"
+			done
+		done
+	done
+	dvfs_tables "$out" "$variants" "$boots" "$policies" "$loads" | tee "$out/table.txt"
+	grep -q -e 'missing' -e '| fail |' -e 'loses (' "$out/table.txt" && rc=1
+	return "$rc"
+}
+
+# dvfs_rows PREFIX LOG SECONDS DIR: one boot's validation and load rows.
+dvfs_rows() {
+	tr -d '\r' <"$2" | awk -v pre="$1" -v seconds="$3" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
+		-v validation="$4/validation.csv" -v bench="$4/bench.csv" '
+		function val(k,   i, kv) {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
+			return ""
+		}
+		function check(name, khz, value, expected, ok) {
+			print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
+		}
+		function within(value, expected, t) {
+			return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
+		}
+		$1 == "@@@" && $2 == "dvfs-work" { work[val("khz")] = val("ops"); nwork++ }
+		$1 == "@@@" && $2 == "dvfs-invariance" {
+			e = val("util_avg_fmax")
+			check("invariance", val("khz"), val("util_avg"), e, within(val("util_avg"), e, util_tol))
+		}
+		$1 == "@@@" && $2 == "dvfs-schedutil" {
+			check("schedutil_fmax", val("khz"), val("util_avg"), 1024,
+			      val("khz") == fmax && val("util_avg") >= 0.95 * 1024)
+		}
+		$1 == "@@@" && $2 == "bench" && $0 ~ / value=/ {
+			print pre "," val("load") "," val("metric") "," val("value") "," val("unit") >>bench
+			if (val("unit") == "1/s") ops[val("load")] = val("value") * seconds
+		}
+		$1 == "@@@" && $2 == "dvfs-time" {
+			l = val("load"); b = val("busy_us") / 1e6; f = val("khz") / fmax
+			busy[l] += b; fbusy[l] += b * f; energy[l] += b * f * f * f
+			if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+		}
+		END {
+			if (!nwork || !(fmax in work)) check("work", fmax, "", "", 0)
+			for (k in work)
+				if (k != fmax) {
+					e = k / fmax
+					check("work", k, work[k] / work[fmax], e, within(work[k] / work[fmax], e, tol))
+				}
+			for (i = 1; i <= nl; i++) {
+				l = order[i]
+				if (busy[l] > 0)
+					print pre "," l ",mean_freq," fbusy[l] / busy[l] * fmax / 1000 ",MHz" >>bench
+				print pre "," l ",energy," energy[l] / seconds ",fmax-CPU-s/s" >>bench
+				if (ops[l] > 0)
+					print pre "," l ",energy_per_kop," energy[l] / ops[l] * 1000 ",fmax-CPU-ms" >>bench
+			}
+		}'
+}
+
+# dvfs_tables DIR "VARIANTS" BOOTS "POLICIES" "LOADS": the validation
+# summary, then per policy shape and load the medians [ranges] and the
+# verdict of each candidate against the reference.
+dvfs_tables() {
+	awk -F, -v variants="$2" -v boots="$3" -v policies="$4" -v loads="$5" \
+		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/bench.csv" <<'AWK'
+function summary(key, v,   n, a, i) {
+	n = count[key, v]
+	if (!n) return "missing"
+	for (i = 1; i <= n; i++) a[i] = val[key, v, i]
+	med[key, v] = median(a, n)
+	lo[key, v] = a[1]; hi[key, v] = a[n]
+	return sprintf("%.4g [%.4g-%.4g]", med[key, v], a[1], a[n])
+}
+# beyond(key, c, sign): 1 where c's median is better than the
+# reference's by more than the larger range of the two, -1 where it is
+# worse by more than that, 0 otherwise (sign 1: higher is better).
+function beyond(key, c, sign,   spread, d) {
+	spread = hi[key, "reference"] - lo[key, "reference"]
+	if (hi[key, c] - lo[key, c] > spread) spread = hi[key, c] - lo[key, c]
+	d = (med[key, c] - med[key, "reference"]) * sign
+	return d > spread ? 1 : d < -spread ? -1 : 0
+}
+function verdict(p, l, m, unit,   i, c, out, s, better) {
+	if (m != tput[l] && m != "churn_forks" && m !~ /^energy/) return "(diagnostic)"
+	if (!(" " variants " " ~ / reference /)) return "(no reference run)"
+	if (!count[p SUBSEP l SUBSEP m, "reference"]) return "missing"
+	out = ""
+	for (i = 1; i <= nv; i++) {
+		c = vs[i]
+		if (c == "reference" || c == "regressed") continue
+		if (!count[p SUBSEP l SUBSEP m, c]) return "missing"
+		s = unit == "1/s" ? 1 : -1
+		if (m ~ /^energy/) {
+			# More energy only counts where throughput is not higher.
+			better = (p SUBSEP l SUBSEP tput[l]) in seen && beyond(p SUBSEP l SUBSEP tput[l], c, 1) > 0
+			if (!better && beyond(p SUBSEP l SUBSEP m, c, -1) < 0) out = out (out == "" ? "" : ", ") c
+		} else if (beyond(p SUBSEP l SUBSEP m, c, s) < 0)
+			out = out (out == "" ? "" : ", ") c
+	}
+	return out == "" ? "same or better" : "loses (" out ")"
+}
+function add(key, v, x) {
+	if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+	val[key, v, ++count[key, v]] = x
+}
+BEGIN { nv = split(variants, vs, " ") }
+FNR == 1 { file++; next }
+file == 1 {
+	vkey = $2 " " $3 " " $5
+	vtotal[vkey]++
+	if ($9 == "pass") vpass[vkey]++
+	if (!(vkey in vseen)) { vseen[vkey] = 1; vkeys[++nvk] = vkey }
+	next
+}
+{
+	add($2 SUBSEP $5 SUBSEP $6, $3, $7)
+	unit[$2 SUBSEP $5 SUBSEP $6] = $8
+	# The load's own metric comes first (throughput, or lateness).
+	if (!($5 in tput) && ($8 == "1/s" || $8 == "us")) tput[$5] = $6
+}
+END {
+	print "| policy | kernel | check | passed | verdict |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= nvk; i++) {
+		split(vkeys[i], vk, " ")
+		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]],
+			vpass[vkeys[i]] == vtotal[vkeys[i]] ? "pass" : "fail"
+	}
+	if (!nvk) print "| - | - | validation | - | missing |"
+	np = split(policies, ps, " ")
+	for (pi = 1; pi <= np; pi++) {
+		p = ps[pi]
+		printf "\n| %s policy: load | metric |", p
+		for (i = 1; i <= nv; i++) printf " %s |", vs[i]
+		print " vs reference |"
+		printf "|---|---|"
+		for (i = 1; i <= nv; i++) printf "---|"
+		print "---|"
+		for (k = 1; k <= nkeys; k++) {
+			split(keys[k], kk, SUBSEP)
+			if (kk[1] != p) continue
+			printf "| %s | %s (%s) |", kk[2], kk[3], unit[keys[k]]
+			for (i = 1; i <= nv; i++) printf " %s |", summary(keys[k], vs[i])
+			printf " %s |\n", verdict(p, kk[2], kk[3], unit[keys[k]])
+		}
+	}
+	printf "\n%s boots per kernel and policy shape; median [min-max] over the boots.\n", boots
+}
+AWK
+}
+
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
