@@ -117,24 +117,18 @@ function summary(key, v,   n, a, i) {
 }
 # differs(key): the candidates (fixed, alt-X) whose median is further
 # from the reference median than the larger range of the two.
-function differs(key,   i, c, spread, d, out) {
+function differs(key,   i, c, d, out) {
 	if (!count[key, "reference"]) return "n/a"
 	out = ""
 	for (i = 1; i <= nv; i++) {
 		c = vs[i]
 		if (c == "reference" || c == "regressed") continue
 		if (!count[key, c]) return "missing"
-		spread = hi[key, "reference"] - lo[key, "reference"]
-		if (hi[key, c] - lo[key, c] > spread) spread = hi[key, c] - lo[key, c]
 		d = med[key, c] - med[key, "reference"]
 		if (d < 0) d = -d
-		if (d > spread) out = out (out == "" ? "" : ", ") c
+		if (d > range_spread(key, c)) out = out (out == "" ? "" : ", ") c
 	}
 	return out == "" ? "same" : "differs (" out ")"
-}
-function add(key, v, x) {
-	if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
-	val[key, v, ++count[key, v]] = x
 }
 BEGIN { nv = split(variants, vs, " ") }
 FNR == 1 { file++; next }

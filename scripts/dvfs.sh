@@ -183,8 +183,7 @@ function summary(key, v,   n, a, i) {
 # reference's by more than the larger range of the two, -1 where it is
 # worse by more than that, 0 otherwise (sign 1: higher is better).
 function beyond(key, c, sign,   spread, d) {
-	spread = hi[key, "reference"] - lo[key, "reference"]
-	if (hi[key, c] - lo[key, c] > spread) spread = hi[key, c] - lo[key, c]
+	spread = range_spread(key, c)
 	d = (med[key, c] - med[key, "reference"]) * sign
 	return d > spread ? 1 : d < -spread ? -1 : 0
 }
@@ -206,10 +205,6 @@ function verdict(p, l, m, unit,   i, c, out, s, better) {
 			out = out (out == "" ? "" : ", ") c
 	}
 	return out == "" ? "same or better" : "loses (" out ")"
-}
-function add(key, v, x) {
-	if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
-	val[key, v, ++count[key, v]] = x
 }
 BEGIN { nv = split(variants, vs, " ") }
 FNR == 1 { file++; next }

@@ -14,3 +14,20 @@ function median(a, n) {
 	sort(a, n)
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+
+# The tables of bench.sh and dvfs.sh: values per row key and kernel, in
+# val[key, v, 1..count[key, v]]; the row keys in keys[1..nkeys], in the
+# order first seen (seen[key] set).
+function add(key, v, x) {
+	if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+	val[key, v, ++count[key, v]] = x
+}
+
+# range_spread(key, c): the larger of the reference's and c's ranges
+# (hi - lo, as the tables' summary() sets them), the run-to-run spread
+# a median must exceed to count.
+function range_spread(key, c,   s) {
+	s = hi[key, "reference"] - lo[key, "reference"]
+	if (hi[key, c] - lo[key, c] > s) s = hi[key, c] - lo[key, c]
+	return s
+}
