@@ -187,7 +187,7 @@ function beyond(key, c, sign,   spread, d) {
 	d = (med[key, c] - med[key, "reference"]) * sign
 	return d > spread ? 1 : d < -spread ? -1 : 0
 }
-function verdict(p, l, m, unit,   i, c, out, s, better) {
+function verdict(p, l, m, metric_unit,   i, c, out, s, better) {
 	if (m != tput[l] && m != "churn_forks" && m !~ /^energy/) return "(diagnostic)"
 	if (!(" " variants " " ~ / reference /)) return "(no reference run)"
 	if (!count[p SUBSEP l SUBSEP m, "reference"]) return "missing"
@@ -196,10 +196,12 @@ function verdict(p, l, m, unit,   i, c, out, s, better) {
 		c = vs[i]
 		if (c == "reference" || c == "regressed") continue
 		if (!count[p SUBSEP l SUBSEP m, c]) return "missing"
-		s = unit == "1/s" ? 1 : -1
+		s = metric_unit == "1/s" ? 1 : -1
 		if (m ~ /^energy/) {
 			# More energy only counts where throughput is not higher.
-			better = (p SUBSEP l SUBSEP tput[l]) in seen && beyond(p SUBSEP l SUBSEP tput[l], c, 1) > 0
+			# (lateness, in us, is better when lower)
+			better = (p SUBSEP l SUBSEP tput[l]) in seen &&
+				beyond(p SUBSEP l SUBSEP tput[l], c, unit[p SUBSEP l SUBSEP tput[l]] == "1/s" ? 1 : -1) > 0
 			if (!better && beyond(p SUBSEP l SUBSEP m, c, -1) < 0) out = out (out == "" ? "" : ", ") c
 		} else if (beyond(p SUBSEP l SUBSEP m, c, s) < 0)
 			out = out (out == "" ? "" : ", ") c
