@@ -40,8 +40,13 @@ loop's work per second at every frequency must be f/fmax of its work at
 fmax within $(pct $WORK_TOLERANCE) %; the same loop, doing a quarter of each 20 ms period's
 worth of fmax work, must have the same util_avg at 0.57 fmax as at fmax
 within $(pct $UTIL_TOLERANCE) % (frequency invariance); alone under schedutil it must bring
-its CPU to fmax with util_avg of at least 95 % of 1024. Then, under
-schedutil, every load for S seconds.
+its CPU to fmax with util_avg of at least 95 % of 1024. Two
+diagnostics, shown and never judged: the first frequency's work once
+more at the end (the first measurement follows the switch from
+schedutil), and the loop's work at fmax while a second loop keeps CPU 0
+busy (-icount counts the instructions of all vCPUs on one clock, so a
+CPU may do less while the other is busy; 1 would be two independent
+CPUs). Then, under schedutil, every load for S seconds.
 
 Writes DIR/validation.csv, DIR/bench.csv
 (arch,policy,kernel,boot,load,metric,value,unit; the loads' own metrics
@@ -126,10 +131,15 @@ dvfs_rows() {
 		function check(name, khz, value, expected, ok) {
 			print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
 		}
+		function diagnostic(name, khz, value, expected) {
+			print pre "," name "," khz "," value "," expected ",info" >>validation
+		}
 		function within(value, expected, t) {
 			return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
 		}
 		$1 == "@@@" && $2 == "dvfs-work" { work[val("khz")] = val("ops"); nwork++ }
+		$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = val("khz"); again = val("ops") }
+		$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = val("ops") }
 		$1 == "@@@" && $2 == "dvfs-invariance" {
 			e = val("util_avg_fmax")
 			check("invariance", val("khz"), val("util_avg"), e, within(val("util_avg"), e, util_tol))
@@ -149,6 +159,10 @@ dvfs_rows() {
 		}
 		END {
 			if (!nwork || !(fmax in work)) check("work", fmax, "", "", 0)
+			if (again != "" && work[fmax] > 0)
+				diagnostic("work_again", again_khz, again / work[fmax], again_khz / fmax)
+			if (concurrent != "" && work[fmax] > 0)
+				diagnostic("work_concurrent", fmax, concurrent / work[fmax], 1)
 			for (k in work)
 				if (k != fmax) {
 					e = k / fmax
@@ -212,6 +226,11 @@ BEGIN { nv = split(variants, vs, " ") }
 FNR == 1 { file++; next }
 file == 1 {
 	vkey = $2 " " $3 " " $5
+	if ($9 == "info") {
+		# A diagnostic: value and expected, never pass or fail.
+		ivals[vkey, ++icount[vkey]] = $7
+		iexpected[vkey] = $8
+	}
 	vtotal[vkey]++
 	if ($9 == "pass") vpass[vkey]++
 	if (!(vkey in vseen)) { vseen[vkey] = 1; vkeys[++nvk] = vkey }
@@ -228,6 +247,14 @@ END {
 	print "|---|---|---|---|---|"
 	for (i = 1; i <= nvk; i++) {
 		split(vkeys[i], vk, " ")
+		if (icount[vkeys[i]]) {
+			n = icount[vkeys[i]]
+			for (j = 1; j <= n; j++) a[j] = ivals[vkeys[i], j]
+			m = median(a, n)
+			printf "| %s | %s | %s | %.4g [%.4g-%.4g], %s expected | (diagnostic) |\n", vk[1], vk[2], vk[3],
+				m, a[1], a[n], iexpected[vkeys[i]]
+			continue
+		}
 		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]],
 			vpass[vkeys[i]] == vtotal[vkeys[i]] ? "pass" : "fail"
 	}

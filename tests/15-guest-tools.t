@@ -113,13 +113,14 @@ bench_marks() {
 }
 check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread, per candidate" bench_marks
 
-# dvfs_fixture DIR FIXED_FORKS FIXED_ENERGY_BUSY_US [BAD_WORK]: three
-# boots per kernel of spawn under one policy shape, the reference at
-# 1000-1020 forks/s with 1 s busy at fmax; the fixed kernel at
+# dvfs_fixture DIR FIXED_FORKS FIXED_ENERGY_BUSY_US [BAD_WORK [UNIT]]:
+# three boots per kernel of spawn under one policy shape, the reference
+# at 1000-1020 forks/s with 1 s busy at fmax; the fixed kernel at
 # FIXED_FORKS +0..+20 with FIXED_ENERGY_BUSY_US at fmax; with BAD_WORK,
 # the fixed kernel's loop does BAD_WORK ops at fmax/4 instead of 250.
+# UNIT us makes the load's own metric a lateness (lower is better).
 dvfs_fixture() {
-	local d=$1 forks=$2 busy=$3 bad=${4:-250} v b value log
+	local d=$1 forks=$2 busy=$3 bad=${4:-250} unit=${5:-1/s} v b value log
 	mkdir -p "$d/per-cpu/logs"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
@@ -133,8 +134,10 @@ dvfs_fixture() {
 				echo "@@@ dvfs-work khz=500000 ops=$([ "$v" = fixed ] && echo "$bad" || echo 250)"
 				echo "@@@ dvfs-work khz=2000000 ops=1000"
 				echo "@@@ dvfs-invariance khz=1142857 util_avg=262 util_avg_fmax=256"
+				echo "@@@ dvfs-work-again khz=500000 ops=260"
+				echo "@@@ dvfs-concurrent khz=2000000 ops=500 ops_other=500"
 				echo "@@@ dvfs-schedutil khz=2000000 util_avg=1010"
-				echo "@@@ bench load=spawn metric=forks value=$value unit=1/s"
+				echo "@@@ bench load=spawn metric=forks value=$value unit=$unit"
 				echo "@@@ dvfs-time load=spawn cpu=1 khz=2000000 busy_us=$([ "$v" = fixed ] && echo "$busy" || echo 1000000) idle_us=0"
 				echo "@@@ dvfs-time load=spawn cpu=1 khz=500000 busy_us=1000000 idle_us=0"
 			} >"$log"
@@ -160,9 +163,17 @@ dvfs_marks() {
 		dvfs_fixture "$TEST_TMP/d4" 1300 2000000 >"$TEST_TMP/d4.txt" &&
 		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | same or better |$' "$TEST_TMP/d4.txt" &&
 		dvfs_fixture "$TEST_TMP/d5" 1005 1000000 300 >"$TEST_TMP/d5.txt" &&
-		grep -q '^| per-cpu | fixed | work | 0/3 | fail |$' "$TEST_TMP/d5.txt"
+		grep -q '^| per-cpu | fixed | work | 0/3 | fail |$' "$TEST_TMP/d5.txt" &&
+		grep -q '^| per-cpu | fixed | work_again | 0.26 \[0.26-0.26\], 0.25 expected | (diagnostic) |$' "$TEST_TMP/d1.txt" &&
+		grep -q '^| per-cpu | fixed | work_concurrent | 0.5 \[0.5-0.5\], 1 expected | (diagnostic) |$' "$TEST_TMP/d1.txt" &&
+		dvfs_fixture "$TEST_TMP/d6" 900 2000000 250 us >"$TEST_TMP/d6.txt" &&
+		grep -q '^| spawn | forks (us) | .* | same or better |$' "$TEST_TMP/d6.txt" &&
+		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | same or better |$' "$TEST_TMP/d6.txt" &&
+		dvfs_fixture "$TEST_TMP/d7" 1300 2000000 250 us >"$TEST_TMP/d7.txt" &&
+		grep -q '^| spawn | forks (us) | .* | loses (fixed) |$' "$TEST_TMP/d7.txt" &&
+		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | loses (fixed) |$' "$TEST_TMP/d7.txt"
 }
-check "dvfs table: validation, 'loses' only beyond the spread, energy only without more throughput" dvfs_marks
+check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down)" dvfs_marks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh

@@ -9,6 +9,13 @@
 #   @@@ dvfs policies=<n> cpus=<n>
 #   @@@ dvfs-work khz=<f> ops=<n>           userspace governor, every OPP:
 #                                           work per second of a pinned loop
+#   @@@ dvfs-work-again khz=<fmin> ops=<n>  the first OPP once more, last:
+#                                           is the first measurement off?
+#   @@@ dvfs-concurrent khz=<fmax> ops=<n> ops_other=<n>
+#                                           the loop at fmax with a second
+#                                           one busy on CPU 0 (-icount runs
+#                                           all vCPUs on one instruction
+#                                           counter)
 #   @@@ dvfs-invariance khz=<f> util_avg=<n> util_avg_fmax=<n>
 #                                           the loop's util_avg when it runs
 #                                           a quarter of each 20 ms at fmax,
@@ -60,8 +67,23 @@ for f in $frequencies; do
 	ops=$(/guest/dvfs_work $cpu 0.5)
 	echo "@@@ dvfs-work khz=$f ops=$ops"
 done
-# The last frequency is fmax: a quarter of each 20 ms period there.
-blocks=$((ops / 200))
+# The last frequency is fmax. Diagnostics, not checks: the first
+# frequency again (the first measurement follows the governor switch),
+# and the loop at fmax while a second one keeps CPU 0 busy.
+ops_fmax=$ops
+f=$(echo "$frequencies" | sed -n 1p)
+setspeed "$f"
+echo "@@@ dvfs-work-again khz=$f ops=$(/guest/dvfs_work $cpu 0.5)"
+f=$(echo "$frequencies" | tail -n 1)
+setspeed "$f"
+if [ "$cpu" -gt 0 ]; then
+	/guest/dvfs_work 0 0.6 >/tmp/ops.other &
+	ops=$(/guest/dvfs_work $cpu 0.5)
+	wait
+	echo "@@@ dvfs-concurrent khz=$f ops=$ops ops_other=$(cat /tmp/ops.other)"
+fi
+# A quarter of each 20 ms period at fmax.
+blocks=$((ops_fmax / 200))
 util_fmax=$(/guest/dvfs_work $cpu 2 $blocks | awk '{ print $2 }')
 # At the fourth of eight frequencies, about 0.57 fmax.
 f=$(echo "$frequencies" | sed -n 4p)
