@@ -227,8 +227,9 @@ FNR == 1 { file++; next }
 file == 1 {
 	vkey = $2 " " $3 " " $5
 	if ($9 == "info") {
-		# A diagnostic: value and expected, never pass or fail.
-		ivals[vkey, ++icount[vkey]] = $7
+		# A diagnostic: value and expected, never pass or fail;
+		# summary() of the kernel "info" gives its median [range].
+		val[vkey, "info", ++count[vkey, "info"]] = $7
 		iexpected[vkey] = $8
 	}
 	vtotal[vkey]++
@@ -247,12 +248,9 @@ END {
 	print "|---|---|---|---|---|"
 	for (i = 1; i <= nvk; i++) {
 		split(vkeys[i], vk, " ")
-		if (icount[vkeys[i]]) {
-			n = icount[vkeys[i]]
-			for (j = 1; j <= n; j++) a[j] = ivals[vkeys[i], j]
-			m = median(a, n)
-			printf "| %s | %s | %s | %.4g [%.4g-%.4g], %s expected | (diagnostic) |\n", vk[1], vk[2], vk[3],
-				m, a[1], a[n], iexpected[vkeys[i]]
+		if (count[vkeys[i], "info"]) {
+			printf "| %s | %s | %s | %s, %s expected | (diagnostic) |\n", vk[1], vk[2], vk[3],
+				summary(vkeys[i], "info"), iexpected[vkeys[i]]
 			continue
 		}
 		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]],
