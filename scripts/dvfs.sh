@@ -137,6 +137,9 @@ dvfs_rows() {
 		function within(value, expected, t) {
 			return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
 		}
+		# The guest job exits 0 when every step and load ran: a boot
+		# that died (a splat, an OOM) has fewer values in the tables.
+		$1 == "@@@" && $2 == "guest-end" { guest_rc = val("rc") }
 		$1 == "@@@" && $2 == "dvfs-work" { work[val("khz")] = val("ops"); nwork++ }
 		$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = val("khz"); again = val("ops") }
 		$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = val("ops") }
@@ -158,6 +161,7 @@ dvfs_rows() {
 			if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
 		}
 		END {
+			check("completed", "", guest_rc, 0, guest_rc == "0")
 			if (!nwork || !(fmax in work)) check("work", fmax, "", "", 0)
 			if (again != "" && work[fmax] > 0)
 				diagnostic("work_again", again_khz, again / work[fmax], again_khz / fmax)
@@ -191,7 +195,8 @@ function summary(key, v,   n, a, i) {
 	for (i = 1; i <= n; i++) a[i] = val[key, v, i]
 	med[key, v] = median(a, n)
 	lo[key, v] = a[1]; hi[key, v] = a[n]
-	return sprintf("%.4g [%.4g-%.4g]", med[key, v], a[1], a[n])
+	return sprintf("%.4g [%.4g-%.4g]%s", med[key, v], a[1], a[n],
+		n < boots ? sprintf(" (%d of %d boots)", n, boots) : "")
 }
 # beyond(key, c, sign): 1 where c's median is better than the
 # reference's by more than the larger range of the two, -1 where it is
@@ -274,7 +279,8 @@ END {
 			printf " %s |\n", verdict(p, kk[2], kk[3], unit[keys[k]])
 		}
 	}
-	printf "\n%s boots per kernel and policy shape; median [min-max] over the boots.\n", boots
+	printf "\n%s boots per kernel and policy shape; median [min-max] over the boots\n", boots
+	print "that gave a value (\"n of N boots\" where fewer did; \"completed\" says which died)."
 }
 AWK
 }

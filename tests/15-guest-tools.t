@@ -65,13 +65,19 @@ check "workloads' probes skip without the sched debug file" probes_skip
 # The periodic task runs 2 ms of its own CPU time per wakeup, however
 # much a fork/exit loop on its CPU preempts it (a task spinning 2 ms of
 # wall time then gets less), so that its util_avg can be compared across
-# kernels whose fork loops run at different speeds.
+# kernels whose fork loops run at different speeds. The lower bound is
+# that property. The upper one only catches a wrong unit or a spin that
+# does not stop (3 ms and more): the mean per period also holds each
+# spin's last clock read, and what the host charges to the task inside
+# it (interrupts without IRQ_TIME_ACCOUNTING, a hypervisor's steal), which
+# in CI under strace once came to 0.23 ms a period (2.231; 0.000-0.018
+# here, run alone or under scripts/deps-trace.sh).
 periodic_runs_its_share() {
 	local run
 	"$TEST_TMP/workloads" --seconds 2 --no-debug-file periodic-churn >"$TEST_TMP/periodic.txt" || return 1
 	cat "$TEST_TMP/periodic.txt"
 	run=$(sed -n 's/^@@@ periodic load=periodic-churn run_per_period_ms=\([0-9.]*\)$/\1/p' "$TEST_TMP/periodic.txt")
-	awk -v r="$run" 'BEGIN { exit !(r != "" && r >= 2 && r < 2.2) }'
+	awk -v r="$run" 'BEGIN { exit !(r != "" && r >= 2 && r < 3) }'
 }
 check "workloads' periodic task runs 2 ms per wakeup beside fork churn" periodic_runs_its_share
 check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
@@ -113,14 +119,16 @@ bench_marks() {
 }
 check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread, per candidate" bench_marks
 
-# dvfs_fixture DIR FIXED_FORKS FIXED_ENERGY_BUSY_US [BAD_WORK [UNIT]]:
+# dvfs_fixture DIR FIXED_FORKS FIXED_ENERGY_BUSY_US [BAD_WORK [UNIT [DEAD]]]:
 # three boots per kernel of spawn under one policy shape, the reference
 # at 1000-1020 forks/s with 1 s busy at fmax; the fixed kernel at
 # FIXED_FORKS +0..+20 with FIXED_ENERGY_BUSY_US at fmax; with BAD_WORK,
 # the fixed kernel's loop does BAD_WORK ops at fmax/4 instead of 250.
 # UNIT us makes the load's own metric a lateness (lower is better).
+# With DEAD, the fixed kernel's boot DEAD dies after the validation (an
+# OOM kill: no load lines, guest-end rc=137).
 dvfs_fixture() {
-	local d=$1 forks=$2 busy=$3 bad=${4:-250} unit=${5:-1/s} v b value log
+	local d=$1 forks=$2 busy=$3 bad=${4:-250} unit=${5:-1/s} dead=${6:-0} v b value log
 	mkdir -p "$d/per-cpu/logs"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
@@ -137,9 +145,14 @@ dvfs_fixture() {
 				echo "@@@ dvfs-work-again khz=500000 ops=260"
 				echo "@@@ dvfs-concurrent khz=2000000 ops=500 ops_other=500"
 				echo "@@@ dvfs-schedutil khz=2000000 util_avg=1010"
-				echo "@@@ bench load=spawn metric=forks value=$value unit=$unit"
-				echo "@@@ dvfs-time load=spawn cpu=1 khz=2000000 busy_us=$([ "$v" = fixed ] && echo "$busy" || echo 1000000) idle_us=0"
-				echo "@@@ dvfs-time load=spawn cpu=1 khz=500000 busy_us=1000000 idle_us=0"
+				if [ "$v" = fixed ] && [ "$b" = "$dead" ]; then
+					echo "@@@ guest-end rc=137"
+				else
+					echo "@@@ bench load=spawn metric=forks value=$value unit=$unit"
+					echo "@@@ dvfs-time load=spawn cpu=1 khz=2000000 busy_us=$([ "$v" = fixed ] && echo "$busy" || echo 1000000) idle_us=0"
+					echo "@@@ dvfs-time load=spawn cpu=1 khz=500000 busy_us=1000000 idle_us=0"
+					echo "@@@ guest-end rc=0"
+				fi
 			} >"$log"
 			dvfs_rows "arm64,per-cpu,$v,$b" "$log" 4 "$d"
 		done
@@ -171,9 +184,14 @@ dvfs_marks() {
 		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | same or better |$' "$TEST_TMP/d6.txt" &&
 		dvfs_fixture "$TEST_TMP/d7" 1300 2000000 250 us >"$TEST_TMP/d7.txt" &&
 		grep -q '^| spawn | forks (us) | .* | loses (fixed) |$' "$TEST_TMP/d7.txt" &&
-		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | loses (fixed) |$' "$TEST_TMP/d7.txt"
+		grep -q '^| spawn | energy (fmax-CPU-s/s) | .* | loses (fixed) |$' "$TEST_TMP/d7.txt" &&
+		grep -q '^| per-cpu | fixed | completed | 3/3 | pass |$' "$TEST_TMP/d1.txt" &&
+		dvfs_fixture "$TEST_TMP/d8" 1005 1000000 250 1/s 2 >"$TEST_TMP/d8.txt" &&
+		grep -q '^| per-cpu | fixed | completed | 2/3 | fail |$' "$TEST_TMP/d8.txt" &&
+		grep -q '^| per-cpu | reference | completed | 3/3 | pass |$' "$TEST_TMP/d8.txt" &&
+		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 1015 \[1005-1025\] (2 of 3 boots) | same or better |$' "$TEST_TMP/d8.txt"
 }
-check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down)" dvfs_marks
+check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down), a boot that died counted" dvfs_marks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh
