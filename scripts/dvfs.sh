@@ -59,8 +59,11 @@ reference where its median is worse than the reference's by more than
 the larger range of the two: in the load's own metric (lower
 throughput, higher lateness), in the fork rate of periodic-churn's
 loop, or in energy without more of the load's own metric; the other
-rows are diagnostics. Exits 1 when a validation fails, a
-result is missing or a candidate loses, 0 otherwise.
+rows are diagnostics. A boot whose guest job did not finish (a splat,
+an OOM kill) fails the "completed" check, and a table cell that has
+fewer values than boots says "(n of N boots)". Exits 1 when a
+validation fails, a boot did not complete, a result is missing or a
+candidate loses, 0 otherwise.
 
 $(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86_64/')
   --seconds S         seconds per load (default 4)
