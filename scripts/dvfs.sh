@@ -58,8 +58,9 @@ count them) and DIR/table.txt. A candidate (fixed, alt-X) loses to the
 reference where its median is worse than the reference's by more than
 the larger range of the two: in the load's own metric (lower
 throughput, higher lateness), in the fork rate of periodic-churn's
-loop, or in energy without more of the load's own metric; the other
-rows are diagnostics. A boot whose guest job did not finish (a splat,
+loop, or in energy without more of the load's own metric; in the first
+two also where every one of its boots is worse than every boot of the
+reference (3 boots or more each). The other rows are diagnostics. A boot whose guest job did not finish (a splat,
 an OOM kill) fails the "completed" check, and a table cell that has
 fewer values than boots says "(n of N boots)". Exits 1 when a
 validation fails, a boot did not complete, a result is missing or a
@@ -209,6 +210,14 @@ function beyond(key, c, sign,   spread, d) {
 	d = (med[key, c] - med[key, "reference"]) * sign
 	return d > spread ? 1 : d < -spread ? -1 : 0
 }
+# separated(key, c, sign): 1 where every boot of c is worse than every
+# boot of the reference, with at least 3 boots of each: a complete
+# separation, which by chance alone is as rare as 1 in 20 at 3 boots
+# each and 1 in 252 at 5, though the medians may lie within the spread.
+function separated(key, c, sign) {
+	if (count[key, c] < 3 || count[key, "reference"] < 3) return 0
+	return sign > 0 ? hi[key, c] < lo[key, "reference"] : lo[key, c] > hi[key, "reference"]
+}
 function verdict(p, l, m, metric_unit,   i, c, out, s, better) {
 	if (m != tput[l] && m != "churn_forks" && m !~ /^energy/) return "(diagnostic)"
 	if (!(" " variants " " ~ / reference /)) return "(no reference run)"
@@ -225,7 +234,7 @@ function verdict(p, l, m, metric_unit,   i, c, out, s, better) {
 			better = (p SUBSEP l SUBSEP tput[l]) in seen &&
 				beyond(p SUBSEP l SUBSEP tput[l], c, unit[p SUBSEP l SUBSEP tput[l]] == "1/s" ? 1 : -1) > 0
 			if (!better && beyond(p SUBSEP l SUBSEP m, c, -1) < 0) out = out (out == "" ? "" : ", ") c
-		} else if (beyond(p SUBSEP l SUBSEP m, c, s) < 0)
+		} else if (beyond(p SUBSEP l SUBSEP m, c, s) < 0 || separated(p SUBSEP l SUBSEP m, c, s))
 			out = out (out == "" ? "" : ", ") c
 	}
 	return out == "" ? "same or better" : "loses (" out ")"

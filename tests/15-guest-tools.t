@@ -126,9 +126,10 @@ check "bench table: medians, ranges, schedutil, 'differs' only beyond the spread
 # the fixed kernel's loop does BAD_WORK ops at fmax/4 instead of 250.
 # UNIT us makes the load's own metric a lateness (lower is better).
 # With DEAD, the fixed kernel's boot DEAD dies after the validation (an
-# OOM kill: no load lines, guest-end rc=137).
+# OOM kill: no load lines, guest-end rc=137). STEP (default 10) is the
+# fixed kernel's step from boot to boot.
 dvfs_fixture() {
-	local d=$1 forks=$2 busy=$3 bad=${4:-250} unit=${5:-1/s} dead=${6:-0} v b value log
+	local d=$1 forks=$2 busy=$3 bad=${4:-250} unit=${5:-1/s} dead=${6:-0} step=${7:-10} v b value log
 	mkdir -p "$d/per-cpu/logs"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
@@ -136,7 +137,7 @@ dvfs_fixture() {
 		for b in 1 2 3; do
 			log=$d/per-cpu/logs/arm64-$v-$b.log
 			value=$((1000 + (b - 1) * 10))
-			[ "$v" != fixed ] || value=$((forks + (b - 1) * 10))
+			[ "$v" != fixed ] || value=$((forks + (b - 1) * step))
 			{
 				printf '@@@ dvfs policies=2 cpus=2\r\n'
 				echo "@@@ dvfs-work khz=500000 ops=$([ "$v" = fixed ] && echo "$bad" || echo 250)"
@@ -189,9 +190,13 @@ dvfs_marks() {
 		dvfs_fixture "$TEST_TMP/d8" 1005 1000000 250 1/s 2 >"$TEST_TMP/d8.txt" &&
 		grep -q '^| per-cpu | fixed | completed | 2/3 | fail |$' "$TEST_TMP/d8.txt" &&
 		grep -q '^| per-cpu | reference | completed | 3/3 | pass |$' "$TEST_TMP/d8.txt" &&
-		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 1015 \[1005-1025\] (2 of 3 boots) | same or better |$' "$TEST_TMP/d8.txt"
+		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 1015 \[1005-1025\] (2 of 3 boots) | same or better |$' "$TEST_TMP/d8.txt" &&
+		dvfs_fixture "$TEST_TMP/d9" 995 1000000 250 1/s 0 2 >"$TEST_TMP/d9.txt" &&
+		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 997 \[995-999\] | loses (fixed) |$' "$TEST_TMP/d9.txt" &&
+		dvfs_fixture "$TEST_TMP/d10" 995 1000000 250 1/s 0 3 >"$TEST_TMP/d10.txt" &&
+		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 998 \[995-1001\] | same or better |$' "$TEST_TMP/d10.txt"
 }
-check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down), a boot that died counted" dvfs_marks
+check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down), every boot worse, a boot that died counted" dvfs_marks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh
