@@ -60,9 +60,10 @@ the larger range of the two: in the load's own metric (lower
 throughput, higher lateness), in the fork rate of periodic-churn's
 loop, or in energy without more of the load's own metric; in the first
 two also where every one of its boots is worse than every boot of the
-reference (3 boots or more each). The other rows are diagnostics. A boot whose guest job did not finish (a splat,
-an OOM kill) fails the "completed" check, and a table cell that has
-fewer values than boots says "(n of N boots)". Exits 1 when a
+reference (3 boots or more each). The other rows are diagnostics. A
+boot whose guest job did not finish (an OOM kill) or that failed (a
+splat, a panic, a hang) fails the "completed" check, and a table cell
+that has fewer values than boots says "(n of N boots)". Exits 1 when a
 validation fails, a boot did not complete, a result is missing or a
 candidate loses, 0 otherwise.
 
@@ -126,7 +127,11 @@ main() {
 
 # dvfs_rows PREFIX LOG SECONDS DIR: one boot's validation and load rows.
 dvfs_rows() {
-	tr -d '\r' <"$2" | awk -v pre="$1" -v seconds="$3" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
+	# guest-boot.sh's reason for a failed boot (splat, panic, hang), as
+	# tap_boot_rows reads it: a boot can die with its job done.
+	local boot_error
+	boot_error=$(grep -m1 '^error: ' "$2.boot-error" 2>/dev/null || true)
+	tr -d '\r' <"$2" | awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
 		-v validation="$4/validation.csv" -v bench="$4/bench.csv" '
 		function val(k,   i, kv) {
 			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
@@ -142,7 +147,7 @@ dvfs_rows() {
 			return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
 		}
 		# The guest job exits 0 when every step and load ran: a boot
-		# that died (a splat, an OOM) has fewer values in the tables.
+		# that died (an OOM kill) has fewer values in the tables.
 		$1 == "@@@" && $2 == "guest-end" { guest_rc = val("rc") }
 		$1 == "@@@" && $2 == "dvfs-work" { work[val("khz")] = val("ops"); nwork++ }
 		$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = val("khz"); again = val("ops") }
@@ -165,7 +170,7 @@ dvfs_rows() {
 			if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
 		}
 		END {
-			check("completed", "", guest_rc, 0, guest_rc == "0")
+			check("completed", "", guest_rc, 0, guest_rc == "0" && boot_error == "")
 			if (!nwork || !(fmax in work)) check("work", fmax, "", "", 0)
 			if (again != "" && work[fmax] > 0)
 				diagnostic("work_again", again_khz, again / work[fmax], again_khz / fmax)

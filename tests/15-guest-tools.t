@@ -161,6 +161,18 @@ dvfs_fixture() {
 	dvfs_tables "$d" "reference regressed fixed" 3 per-cpu spawn
 }
 
+# A boot that guest-boot.sh failed (a splat) though its job ended with 0
+# is not completed.
+dvfs_splat_counted() {
+	local d=$TEST_TMP/d11 log
+	dvfs_fixture "$d" 1005 1000000 >/dev/null || return 1
+	log=$d/per-cpu/logs/arm64-fixed-1.log
+	echo "error: kernel splat: WARNING:; console: $log" >"$log.boot-error"
+	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
+	dvfs_rows "arm64,per-cpu,fixed,1" "$log" 4 "$d"
+	grep -q '^arm64,per-cpu,fixed,1,completed,,0,0,fail$' "$d/validation.csv"
+}
+
 dvfs_marks() {
 	# shellcheck source=scripts/dvfs.sh
 	. "$SCRIPTS_DIR/dvfs.sh"
@@ -190,6 +202,7 @@ dvfs_marks() {
 		dvfs_fixture "$TEST_TMP/d8" 1005 1000000 250 1/s 2 >"$TEST_TMP/d8.txt" &&
 		grep -q '^| per-cpu | fixed | completed | 2/3 | fail |$' "$TEST_TMP/d8.txt" &&
 		grep -q '^| per-cpu | reference | completed | 3/3 | pass |$' "$TEST_TMP/d8.txt" &&
+		dvfs_splat_counted &&
 		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 1015 \[1005-1025\] (2 of 3 boots) | same or better |$' "$TEST_TMP/d8.txt" &&
 		dvfs_fixture "$TEST_TMP/d9" 995 1000000 250 1/s 0 2 >"$TEST_TMP/d9.txt" &&
 		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 997 \[995-999\] | loses (fixed) |$' "$TEST_TMP/d9.txt" &&
