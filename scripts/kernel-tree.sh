@@ -49,9 +49,10 @@ guests, 6.12 and later; never for merging).
               reinstate-*.patch, or the one in mainline/ or 6.6/)
   fixed       the series made for the base's release line: patches/V.P.y
               when it exists (V.P from the Makefile), else patches/mainline;
-              SERIES=DIR picks one. A series that re-adds the fast path
-              itself (mainline's) goes onto the reference tree, a fix-only
-              series onto the regressed tree. The series named in the
+              SERIES=DIR picks one. A series made for mainline
+              (patches/mainline*) or one that re-adds the fast path
+              itself goes onto the reference tree, a stable series onto
+              the regressed tree. The series named in the
               series' prerequisites file go first (mainline's: the
               standalone fixes of patches/mainline-fixes/), unless the
               base has them already.
@@ -367,6 +368,10 @@ variant_tree() {
 		if grep -q '^+.*group = sched_get_task_group(tsk);' "${patches[@]}"; then
 			has_fast_path "$repo" "$base" &&
 				die "${dir#"$PROJECT_DIR"/} adds the fast path, which $(tree_version "$repo" "$base") has already: set SERIES"
+			wt=$(variant_tree reference)
+		elif [[ "$(basename "$dir")" == mainline* ]]; then
+			# Made for mainline, which has the revert: measured on the
+			# tree it is posted for, the base as it is.
 			wt=$(variant_tree reference)
 		else
 			wt=$(variant_tree regressed)

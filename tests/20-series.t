@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -15,19 +15,21 @@ patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -nam
 
 four_series() {
 	local d
-	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline; do
+	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline mainline-fast-path; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes and mainline series and nothing loose" four_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes, mainline and mainline-fast-path series and nothing loose" four_series
 
 # The standalone fixes go first: mainline's series is made on top of
 # them, and every series a prerequisites file names exists.
 prerequisites() {
 	local d name
 	[ "$(cat "$PATCHES/mainline/prerequisites")" = mainline-fixes ] || return 1
+	[ "$(cat "$PATCHES/mainline-fast-path/prerequisites")" = "mainline-fixes
+mainline" ] || return 1
 	for d in $(series_dirs); do
 		[ -f "$d/prerequisites" ] || continue
 		while read -r name; do
@@ -65,18 +67,42 @@ cover_letters() {
 	local d c
 	for d in $(series_dirs); do
 		c=$d/0000-cover-letter.patch
+		# Notes for whoever posts it are in patches/README, not in the mail.
 		if ! grep -q '^To: ' "$c" || grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$c" ||
-			! grep -q '^Notes for the submitter:' "$c"; then
+			grep -q '^Notes for the submitter' "$c"; then
 			echo "incomplete cover letter $c"
 			return 1
 		fi
 	done
-	for d in mainline mainline-fixes; do
+	for d in mainline mainline-fixes mainline-fast-path; do
 		grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "no base-commit in patches/$d"; return 1; }
 	done
 }
-check "cover letters: subject, text, submitter notes, recipients; mainline base-commit" cover_letters
+# One status per series: each patch's subject prefix is its cover
+# letter's (RFC or not, version), numbered 1..N of N.
+one_prefix() {
+	local d prefix n i p subject
+	for d in $(series_dirs); do
+		prefix=$(sed -n 's/^Subject: \[\(.*\) 0\/\([0-9]*\)\] .*/\1/p' "$d/0000-cover-letter.patch")
+		n=$(sed -n 's/^Subject: \[.* 0\/\([0-9]*\)\] .*/\1/p' "$d/0000-cover-letter.patch")
+		[ -n "$prefix" ] || { echo "no [PREFIX 0/N] subject in $d"; return 1; }
+		i=0
+		for p in $(patches_of "$d"); do
+			i=$((i + 1))
+			subject=$(sed -n 's/^Subject: //p' "$p")
+			[[ "$subject" == "[$prefix $i/$n] "* ]] || { echo "$p: $subject, expected [$prefix $i/$n]"; return 1; }
+		done
+		[ "$i" = "$n" ] || { echo "$d: $i patches, cover letter says $n"; return 1; }
+	done
+	for d in mainline mainline-fast-path; do
+		grep -q '^Subject: \[RFC PATCH v3 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
+			{ echo "patches/$d is RFC v3 until real machines have measured it"; return 1; }
+	done
+}
+check "each series has one subject prefix; the mainline series and the fast path are RFC v3" one_prefix
+
+check "cover letters: subject, text, recipients, no notes for the submitter; mainline base-commit" cover_letters
 
 FIXED=""
 applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed) && [ "$(cat "$FIXED.series")" = patches/6.12.y ]; }
