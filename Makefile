@@ -13,14 +13,18 @@
 #                 (DVFS_ARGS="--arch x86_64 --boots 3")
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
+#   make send     the mail of a series from you, shown by git send-email
+#                 --dry-run (SEND_ARGS="patches/mainline-fixes"; add --send
+#                 to send), scripts/send-series.sh
 
 VERIFY_ARGS ?=
 STRESS_ARGS ?=
 BENCH_ARGS ?=
 DVFS_ARGS ?=
+SEND_ARGS ?= patches/6.12.y
 PROVE ?= prove
 
-.PHONY: all deps verify check stress bench dvfs patches clean help
+.PHONY: all deps verify check stress bench dvfs patches send clean help
 
 all: help
 
@@ -52,6 +56,9 @@ check: deps
 
 patches: deps
 	scripts/make-series.sh
+
+send: deps
+	scripts/send-series.sh $(SEND_ARGS)
 
 clean:
 	rm -rf build results

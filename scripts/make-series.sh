@@ -11,7 +11,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--base-commit ID] [DIR]
+usage: $(basename "$0") [--help] [--base-commit ID] [--out OUT] [DIR]
 
 Rewrite the series in DIR (default: the series the fixed kernel of the
 current source takes, see scripts/kernel-tree.sh --help: patches/6.12.y
@@ -27,12 +27,18 @@ KERNEL_SRC=<a v7.1.5 tree> for patches/mainline).
     gets that file and settings from selftests/sched/;
   - subject prefix, subject and text of the cover letter are kept from
     DIR/0000-cover-letter.patch; shortlog, diffstat and recipients
-    (scripts/get_maintainer.pl, plus the reporters) are made anew;
+    (scripts/get_maintainer.pl, plus the reporters) are made anew; a
+    stable series (DIR named V.P.y, without a file end-of-life) goes To:
+    stable@vger.kernel.org, the others in Cc; addresses listed in DIR/omit-recipients are left out;
   - base-commit: the upstream commit the tree is, given with
     --base-commit (a tree without history cannot tell), else the line
     already in the cover letter, else none; the series that DIR/
     prerequisites names are applied first and listed as
     prerequisite-patch-id.
+
+With --out, the series is written to OUT (created, or emptied of its
+patches) and DIR is left as it is: scripts/send-series.sh makes the mail
+this way.
 
 Stops, and leaves DIR alone, when a patch does not apply or checkpatch.pl
 --strict reports anything but UNKNOWN_COMMIT_ID.
@@ -44,7 +50,7 @@ USAGE
 OWN_SELFTEST_FILES="fork_placement_test.c settings"
 
 main() {
-	local dir="" base_commit="" name email fixed parent series_base n wt tmp p f cover prefix ignore
+	local dir="" out="" base_commit="" name email fixed parent series_base n wt tmp p f cover prefix ignore
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -52,6 +58,11 @@ main() {
 			base_commit=${2:-}
 			shift 2 || usage_error "--base-commit needs a commit id"
 			[[ "$base_commit" =~ ^[0-9a-f]{40}$ ]] || usage_error "--base-commit takes a full 40-digit commit id"
+			;;
+		--out)
+			out=${2:-}
+			shift 2 || usage_error "--out needs a directory"
+			[ -n "$out" ] || usage_error "--out needs a directory"
 			;;
 		-*) usage_error "unknown option $1" ;;
 		*)
@@ -138,9 +149,11 @@ main() {
 	fill_cover_letter "$wt" "$series_base" "$cover" "$tmp/out/0000-cover-letter.patch"
 	[ -z "$base_commit" ] ||
 		sed -i "s/^base-commit: .*/base-commit: $base_commit/" "$tmp/out/0000-cover-letter.patch"
-	rm -f "$dir"/*.patch
-	cp "$tmp/out"/*.patch "$dir/"
-	log "wrote $((n + 1)) files to ${dir#"$PROJECT_DIR"/}/"
+	[ -n "$out" ] || out=$dir
+	mkdir -p "$out"
+	rm -f "$out"/*.patch
+	cp "$tmp/out"/*.patch "$out/"
+	log "wrote $((n + 1)) files to ${out#"$PROJECT_DIR"/}/"
 }
 
 # cover_subject FILE: the cover letter's Subject: header, unfolded.
@@ -197,6 +210,23 @@ fill_cover_letter() {
 		sed -n 's/^\(Reported-by\|Cc\): /Cc: /p' | sort -u)
 	[ -z "$reporters" ] || recipients=$recipients$'\n'$reporters
 	recipients=$recipients$'\n'$(awk '/^$/ { exit } /^(To|Cc): / { print }' "$old")
+	# A stable backport goes to stable@ (stable-kernel-rules.rst), whoever
+	# get_maintainer.pl names in Cc; not one for a line that is end of
+	# life (DIR/end-of-life says so).
+	if [[ "$(basename "$(dirname "$old")")" =~ ^[0-9]+\.[0-9]+\.y$ ]] &&
+		[ ! -f "$(dirname "$old")/end-of-life" ]; then
+		recipients=$'\n'$recipients
+		recipients="To: stable@vger.kernel.org"${recipients//$'\n'To: /$'\n'Cc: }
+	fi
+	# DIR/omit-recipients: addresses that the tree's MAINTAINERS still
+	# names but that are not to be mailed (one a line, "# why" after it).
+	if [ -f "$(dirname "$old")/omit-recipients" ]; then
+		local addr
+		while read -r addr _; do
+			if [ -z "$addr" ] || [ "${addr#\#}" != "$addr" ]; then continue; fi
+			recipients=$(echo "$recipients" | grep -vF "<$addr>" | grep -vxF "Cc: $addr" || true)
+		done <"$(dirname "$old")/omit-recipients"
+	fi
 	# One line per address; the first (get_maintainer.pl's) wins. A
 	# trailer's comment (Cc: stable@vger.kernel.org # v6.19+) is for the
 	# patch it is on, not for the cover letter.

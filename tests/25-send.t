@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The posting flow, scripts/send-series.sh, on a scratch copy of the
+# project with a throwaway identity: the mail of patches/6.12.y is made
+# on Debian's tree, carries that identity and no other, passes
+# checkpatch.pl --strict, git am's onto the base, and git send-email
+# --dry-run shows it from that identity; a placeholder identity, or a
+# placeholder address in a trailer, stops the run before git send-email.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 6
+
+ME="Ada Tester <ada.tester@kernel-tester.dev>"
+PROJ=$TEST_TMP/project
+mkdir -p "$PROJ/patches"
+cp -r "$SCRIPTS_DIR" "$PROJ/"
+cp -r "$PROJECT_DIR/patches/6.12.y" "$PROJ/patches/"
+# The base repository of Debian's tree, as tests/20 uses it: worktrees
+# of it are cheap; BUILD_DIR keeps them out of the project's build/.
+FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
+BASE_REPO=$(git -C "$FIXED" rev-parse --path-format=absolute --git-common-dir)/..
+export BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$BASE_REPO
+
+# as IDENTITY CMD...: CMD with IDENTITY ("Name <email>") as the only git
+# identity there is.
+as() {
+	local id=$1 cfg
+	shift
+	cfg=$(mktemp -p "$TEST_TMP" gitconfig.XXXX)
+	git config -f "$cfg" user.name "${id% <*}"
+	id=${id#*<}
+	git config -f "$cfg" user.email "${id%>}"
+	GIT_CONFIG_GLOBAL=$cfg GIT_CONFIG_NOSYSTEM=1 "$@"
+}
+
+check "send-series.sh --help" "$PROJ/scripts/send-series.sh" --help
+
+placeholder_refused() {
+	as "Seed maintainers <maintainers@users.noreply.a-seed.example>" \
+		fails_with 1 "is a placeholder" "$PROJ/scripts/send-series.sh" "$PROJ/patches/6.12.y"
+}
+check "a placeholder identity (.example) is refused" placeholder_refused
+
+OUT=$TEST_TMP/outgoing
+dry_run() {
+	as "$ME" "$PROJ/scripts/send-series.sh" --out "$OUT" "$PROJ/patches/6.12.y" >"$TEST_TMP/dry.out" 2>&1 ||
+		{ cat "$TEST_TMP/dry.out"; return 1; }
+	grep -q '^Dry-OK' "$TEST_TMP/dry.out" || { cat "$TEST_TMP/dry.out"; return 1; }
+	# One message per file, each from the runner, none to a placeholder.
+	if [ "$(grep -c '^Dry-OK' "$TEST_TMP/dry.out")" -ne "$(find "$OUT" -name '*.patch' | wc -l)" ] ||
+		grep '^From: ' "$TEST_TMP/dry.out" | grep -qvxF "From: $ME" ||
+		grep '^MAIL FROM:' "$TEST_TMP/dry.out" | grep -qvxF 'MAIL FROM:<ada.tester@kernel-tester.dev>' ||
+		grep -qiE '^RCPT TO:<[^>]*\.(example|invalid|test|localhost)>' "$TEST_TMP/dry.out" ||
+		# A stable backport goes to stable@.
+		! grep -qx 'To: stable@vger.kernel.org' "$TEST_TMP/dry.out"; then
+		grep -E '^(Dry-OK|From|MAIL FROM|RCPT TO):' "$TEST_TMP/dry.out"
+		return 1
+	fi
+}
+check "the dry run shows every message from the runner, to stable@ and no placeholder" dry_run
+
+only_the_runner() {
+	local wt=$TEST_TMP/am rc=0 c
+	git -C "$FIXED" worktree add -q --detach "$wt" 'refs/tags/base^{commit}'
+	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$OUT"/0[0-9][0-9][1-9]-*.patch || rc=1
+	[ -n "$(git -C "$wt" rev-list 'refs/tags/base..HEAD')" ] || rc=1
+	for c in $(git -C "$wt" rev-list 'refs/tags/base..HEAD'); do
+		# The author and exactly one Signed-off-by:, the runner's.
+		if [ "$(git -C "$wt" log -1 --format='%an <%ae>' "$c")" != "$ME" ] ||
+			[ "$(git -C "$wt" log -1 --format='%(trailers:key=Signed-off-by,valueonly)' "$c" | sed '/^$/d')" != "$ME" ]; then
+			git -C "$wt" log -1 --format='%h: %an <%ae>%n%(trailers)' "$c"
+			rc=1
+		fi
+	done
+	git -C "$FIXED" worktree remove --force "$wt"
+	return "$rc"
+}
+check "the mail git am's onto the base; author and Signed-off-by: the runner's alone" only_the_runner
+
+checkpatch_clean() {
+	local p
+	for p in "$OUT"/0[0-9][0-9][1-9]-*.patch; do
+		(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
+			--ignore UNKNOWN_COMMIT_ID "$p") || { echo "in $p"; return 1; }
+	done
+}
+check "the mail passes checkpatch.pl --strict" checkpatch_clean
+
+placeholder_trailer() {
+	local p
+	p=$(find "$PROJ/patches/6.12.y" -name '0001-*.patch')
+	sed -i '0,/^Signed-off-by: /s//Tested-by: Nobody <nobody@example.com>\n&/' "$p"
+	as "$ME" fails_with 1 "placeholder address nobody@example.com" \
+		"$PROJ/scripts/send-series.sh" --out "$TEST_TMP/outgoing-bad" "$PROJ/patches/6.12.y" &&
+		! grep -q '^Dry-OK' "$TEST_TMP/fail.out"
+}
+check "a placeholder address in a trailer stops the run before git send-email" placeholder_trailer
+
+[ "$TEST_FAILED" -eq 0 ]
