@@ -80,4 +80,4 @@ main() {
 	fi
 }
 
-main "$@"
+run_main "$@"

@@ -111,8 +111,6 @@ owners() {
 		}'
 }
 
-usr_merged() { sed -E 's#^/(bin|sbin|lib|lib32|lib64|libx32)/#/usr/\1/#'; }
-
 main() {
 	local verbose=false without=()
 	while [ $# -gt 0 ]; do
@@ -221,4 +219,4 @@ main() {
 		}' "$tmp/fresh" "$tmp/owners" "$tmp/paths"
 }
 
-main "$@"
+run_main "$@"

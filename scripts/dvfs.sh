@@ -303,4 +303,4 @@ AWK
 }
 
 # Sourcing (for tests) defines the functions without running main.
-[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

@@ -102,4 +102,4 @@ main() {
 	echo "$out"
 }
 
-main "$@"
+run_main "$@"

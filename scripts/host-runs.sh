@@ -107,4 +107,4 @@ main() {
 		}' "$out/host-runs.csv"
 }
 
-main "$@"
+run_main "$@"

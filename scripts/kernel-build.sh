@@ -86,12 +86,13 @@ configure() {
 	fi
 	log "configuring $arch in $out"
 	rm -f "$out/.fragments-sha"
-	{
-		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" tinyconfig
+	if ! { make -C "$wt" O="$out" "${MAKE_ARGS[@]}" tinyconfig &&
 		(cd "$wt" && KCONFIG_CONFIG="$out/.config" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-			scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
-		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" olddefconfig
-	} >>"$out/build.log" 2>&1
+			scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}") &&
+		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" olddefconfig; } >>"$out/build.log" 2>&1; then
+		tail -n 20 "$out/build.log" >&2
+		die "configuring $arch in $out failed; full log: $out/build.log"
+	fi
 	local missing opt
 	missing=$(check_config "$out/.config" "${frags[@]}" | while read -r opt; do
 		if tree_has_option "$wt" "$opt"; then
@@ -173,4 +174,4 @@ main() {
 }
 
 # Sourcing (for tests) defines the functions without running main.
-[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # variant_tree and its helpers run through with_machine_lock
 # Make (or bring up to date) the git worktree of one kernel variant and
 # print its path. Trees are derived from a base commit, never edited in
 # place:
@@ -137,10 +138,13 @@ source_repo() {
 			log "cloning $KERNEL_SRC ($head) into $repo (shared, read-only use)"
 			tmp=$repo.tmp.$$
 			rm -rf "$tmp"
+			# shellcheck disable=SC2064 # this tree's name, now
+			trap "rm -rf '$tmp'" EXIT
 			git clone -q --shared --no-checkout "$KERNEL_SRC" "$tmp"
 			# -f: a clone of one of our own repositories has a base tag.
 			git -C "$tmp" tag -f base "$(base_without_missing_blobs "$tmp" "$head")" >/dev/null
 			mv "$tmp" "$repo"
+			trap - EXIT
 		fi
 	else
 		[ -f "$DEBIAN_TARBALL" ] ||
@@ -153,6 +157,8 @@ source_repo() {
 			log "extracting $DEBIAN_TARBALL ($version) into $repo"
 			tmp=$repo.tmp.$$
 			rm -rf "$tmp"
+			# shellcheck disable=SC2064 # this tree's name, now
+			trap "rm -rf '$tmp'" EXIT
 			mkdir -p "$tmp"
 			tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
 			log "making $repo a git repository"
@@ -162,6 +168,7 @@ source_repo() {
 			git "${GIT_ID[@]}" -C "$tmp" commit -q -m "Debian linux-source-6.12 $version"
 			git -C "$tmp" tag base
 			mv "$tmp" "$repo"
+			trap - EXIT
 		fi
 	fi
 	# Build directories and our stamps live inside each worktree (see
@@ -430,7 +437,9 @@ main() {
 	[ $# -eq 1 ] || usage_error "one variant expected, got: $*"
 	[ "$1" = kselftest ] || check_variant "$1"
 	need_cmds git tar sha256sum
-	variant_tree "$1"
+	# Under the machine lock: two tools that start together would
+	# otherwise make the same worktree at once.
+	with_machine_lock variant_tree "$1"
 }
 
-main "$@"
+run_main "$@"

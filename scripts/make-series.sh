@@ -238,4 +238,4 @@ fill_cover_letter() {
 	' "$new"
 }
 
-main "$@"
+run_main "$@"

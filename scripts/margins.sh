@@ -98,4 +98,4 @@ main() {
 AWK
 }
 
-main "$@"
+run_main "$@"

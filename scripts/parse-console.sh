@@ -100,4 +100,4 @@ main() {
 	'
 }
 
-main "$@"
+run_main "$@"

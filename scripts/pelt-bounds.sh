@@ -26,4 +26,6 @@ whose lockless removal adds about 2^32 to load_sum fails here.
 USAGE
 }
 
-run_tap_job pelt-bounds pelt_bounds "$@"
+main() { run_tap_job pelt-bounds pelt_bounds "$@"; }
+
+run_main "$@"

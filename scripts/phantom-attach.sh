@@ -22,4 +22,6 @@ dead task's averages again fails here.
 USAGE
 }
 
-run_tap_job phantom phantom "$@"
+main() { run_tap_job phantom phantom "$@"; }
+
+run_main "$@"

@@ -172,4 +172,4 @@ main() {
 AWK
 }
 
-main "$@"
+run_main "$@"

@@ -120,4 +120,4 @@ main() {
 	fi
 }
 
-main "$@"
+run_main "$@"

@@ -127,4 +127,4 @@ counts_table() {
 }
 
 # Sourcing (for tests) defines the functions without running main.
-[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

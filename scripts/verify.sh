@@ -106,4 +106,4 @@ main() {
 	log "every verdict as expected; results in $out"
 }
 
-main "$@"
+run_main "$@"
