@@ -8,6 +8,10 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# What the guest's bench job runs without --loads (scripts/guest/
+# workloads.c: every load but the probes).
+DEFAULT_LOADS="spawn pipe messaging threads exec shell periodic periodic-churn"
+
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
@@ -39,8 +43,8 @@ scripts/guest/workloads.c), which run only when named in --loads.
 $(run_options_usage 5 bench)
   --seconds S         seconds per load (default 4)
   --loads "L..."      the loads to run (default: every workload, no
-                      probe): spawn pipe messaging threads exec shell
-                      periodic periodic-churn exit-residue wake-residue
+                      $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; the probes are exit-residue and wake-residue)" |
+	sed '2,$s/^/                      /')
   --no-monitor        the sampler leaves the sched debug file alone and
                       reads only the periodic task's own utilization (no
                       what=cpu rows); see stress.sh --help
@@ -69,7 +73,8 @@ main() {
 	mkdir -p "$out/logs"
 	build_guests "$arch" "" "$variants"
 	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
-		--job bench --args "$seconds$monitor$loads" --timeout 600
+		--job bench --args "$seconds$monitor$loads" \
+		--timeout $((300 + 4 * seconds * $(wc -w <<<"${loads:-$DEFAULT_LOADS}")))
 	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
 	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
 	for b in $(seq "$boots"); do
@@ -164,4 +169,4 @@ AWK
 }
 
 # Sourcing (for tests) defines the functions without running main.
-[ "${BASH_SOURCE[0]}" != "$0" ] || main "$@"
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

@@ -48,7 +48,7 @@ main() {
 		for v in $variants; do
 			log=$out/logs/$arch-$v-$b.log
 			log "cost boot $b/$boots: $arch $v"
-			"$SCRIPTS_DIR/guest-boot.sh" --job cost --args "$children $repeats" \
+			"$SCRIPTS_DIR/guest-boot.sh" --job cost --job-must-pass --args "$children $repeats" \
 				"$arch" "${GUEST_IMAGE[$arch-$v]}" "$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"
 			tr -d '\r' <"$log" | awk -v k="$v,$b" '
 				function f(name,   i) {
@@ -106,4 +106,4 @@ cost_table() {
 AWK
 }
 
-main "$@"
+run_main "$@"

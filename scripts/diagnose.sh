@@ -33,7 +33,7 @@ main() {
 	for b in $(seq "$boots"); do
 		for v in $variants; do
 			log "diag boot $b/$boots: $arch $v+diag"
-			"$SCRIPTS_DIR/guest-boot.sh" --job diag "$arch" "${GUEST_IMAGE[$arch-$v]}" \
+			"$SCRIPTS_DIR/guest-boot.sh" --job diag --job-must-pass "$arch" "${GUEST_IMAGE[$arch-$v]}" \
 				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$out/logs/$arch-$v-$b.log"
 		done
 	done
@@ -90,4 +90,4 @@ diag_table() {
 		}'
 }
 
-main "$@"
+run_main "$@"

@@ -13,7 +13,8 @@ usage: $(basename "$0") [options] ARCH KERNEL_IMAGE INITRAMFS CONSOLE_LOG
 Boot KERNEL_IMAGE for ARCH ($ARCHES) with INITRAMFS under QEMU software
 emulation (-accel tcg,thread=multi, 2 vCPUs, never more than host cores)
 and write the console to CONSOLE_LOG. Exits 0 when the guest's job
-finished (whatever its result), non-zero with the reason when the guest
+finished (whatever its result, unless --job-must-pass), non-zero with
+the reason when the guest
 panicked, hung, printed no result or the kernel printed a warning, BUG,
 oops, lockdep, KASAN/UBSAN or stall report (console at loglevel 5, so
 all of those show). Holds the machine lock while the guest runs.
@@ -25,6 +26,8 @@ all of those show). Holds the machine lock while the guest runs.
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
+  --job-must-pass       a job that ended with a non-zero status is a failure
+                        (for jobs whose output is data, not a verdict)
   --timeout SECONDS     give up after this long (default 240)
   --append "PARAMS"     more kernel parameters (e.g. noautogroup)
   --icount              guest time counts instructions, not host time
@@ -72,7 +75,7 @@ qemu_command() {
 }
 
 main() {
-	local topology=cores job=selftest args="" timeout=240 append="" runner_args="" icount=false
+	local topology=cores job=selftest args="" timeout=240 append="" runner_args="" icount=false must_pass=false
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -83,12 +86,13 @@ main() {
 		--timeout) timeout=${2:-}; shift 2 || usage_error "--timeout needs a value" ;;
 		--append) append=${2:-}; shift 2 || usage_error "--append needs a value" ;;
 		--icount) icount=true; shift ;;
+		--job-must-pass) must_pass=true; shift ;;
 		-*) usage_error "unknown option $1" ;;
 		*) break ;;
 		esac
 	done
 	[ $# -eq 4 ] || { usage >&2; exit 2; }
-	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc
 	check_arch "$arch"
 	case "$topology" in
 	cores) ;;
@@ -117,7 +121,10 @@ main() {
 		die "guest panicked: $(grep -m1 'Kernel panic' "$log" | tr -d '\r'); console: $log"
 	elif splat=$(console_splat "$log"); then
 		die "kernel splat: $splat; console: $log"
-	elif grep -q '^@@@ guest-end' "$log"; then
+	elif job_rc=$(tr -d '\r' <"$log" | sed -n 's/^@@@ guest-end rc=\([0-9]*\)$/\1/p' | tail -n 1) &&
+		[ -n "$job_rc" ]; then
+		! $must_pass || [ "$job_rc" -eq 0 ] ||
+			die "guest job $job exited $job_rc; console: $log"
 		return 0
 	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		die "guest hung: no result after ${timeout}s; console: $log"
@@ -127,4 +134,4 @@ main() {
 	die "guest printed no result; console: $log"
 }
 
-main "$@"
+run_main "$@"
