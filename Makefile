@@ -16,6 +16,8 @@
 #   make send     the mail of a series from you, shown by git send-email
 #                 --dry-run (SEND_ARGS="patches/mainline-fixes"; add --send
 #                 to send), scripts/send-series.sh
+#   make clean    remove build/ (trees, kernels, guests); results/ stays
+#   make distclean  remove build/ and results/ (the measurements too)
 
 VERIFY_ARGS ?=
 STRESS_ARGS ?=
@@ -24,7 +26,7 @@ DVFS_ARGS ?=
 SEND_ARGS ?= patches/6.12.y
 PROVE ?= prove
 
-.PHONY: all deps verify check stress bench dvfs patches send clean help
+.PHONY: all deps verify check stress bench dvfs patches send clean distclean help
 
 all: help
 
@@ -52,7 +54,7 @@ dvfs: deps
 DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 check: deps
-	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v tests/
+	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
 
 patches: deps
 	scripts/make-series.sh
@@ -60,5 +62,10 @@ patches: deps
 send: deps
 	scripts/send-series.sh $(SEND_ARGS)
 
+# results/ holds measurements, which a rebuild cannot bring back.
 clean:
-	rm -rf build results
+	rm -rf build
+
+distclean: clean
+	@echo "removing results/ (every measurement of scripts/*.sh)"
+	rm -rf results

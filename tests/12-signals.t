@@ -1,0 +1,210 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # the functions run through check and interrupt
+# The harness on its ways out, in seconds and without kernels or QEMU: a
+# copy of scripts/ where the kernel build and the initramfs are fakes, a
+# fake QEMU and a fake make first in PATH. Ctrl-C (SIGINT to the process
+# group, as a terminal sends it), SIGTERM and SIGHUP (to the script
+# alone, as kill or a CI timeout send them) during a boot loop, during a
+# kernel build and while the base tree is cloned must stop the script
+# and everything below it at once, leave no temporary tree and leave the
+# machine lock free; the next run must work. And the errors at their
+# source: a failed configure step inside the machine lock, a guest job
+# that failed, and make clean, which must keep results/.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 13
+
+PROJ=$TEST_TMP/project
+FAKE=$TEST_TMP/fake
+mkdir -p "$PROJ" "$FAKE/bin"
+cp -r "$SCRIPTS_DIR" "$PROJ/"
+cp -r "$PROJECT_DIR/Makefile" "$PROJECT_DIR/selftests" "$PROJ/"
+export FORK_REGRESSION_LOCK=$TEST_TMP/machine.lock BUILD_DIR=$TEST_TMP/build
+export FAKE_DIR=$FAKE
+unset FORK_REGRESSION_LOCKED FORK_REGRESSION_T0
+
+# The fakes record their pid in FAKE_DIR/NAME.pids. QEMU: FAKE_QEMU=hang
+# sleeps as a guest that runs long; FAKE_QEMU=rc=N prints a finished TAP
+# job that ended with status N.
+cat >"$FAKE/bin/qemu-system-x86_64" <<'FAKE_QEMU'
+#!/bin/bash
+echo $$ >>"$FAKE_DIR/qemu.pids"
+log=
+for a in "$@"; do case "$a" in file:*) log=${a#file:} ;; esac; done
+case "${FAKE_QEMU:-hang}" in
+hang) exec sleep 600 ;;
+rc=*)
+	printf '%s\r\n' "@@@ guest-begin" "TAP version 13" "1..1" "ok 1 fake" \
+		"@@@ guest-end ${FAKE_QEMU}" >"$log"
+	;;
+esac
+FAKE_QEMU
+# make: FAKE_MAKE=hang sleeps as a build does, FAKE_MAKE=fail fails.
+cat >"$FAKE/bin/make" <<'FAKE_MAKE'
+#!/bin/bash
+echo $$ >>"$FAKE_DIR/make.pids"
+case "${FAKE_MAKE:-hang}" in
+hang) exec sleep 600 ;;
+fail) echo "fake make: *** [tinyconfig] Error 2" >&2; exit 2 ;;
+esac
+FAKE_MAKE
+# git clone sleeps as a long clone does, after making its target.
+cat >"$FAKE/bin/git" <<'FAKE_GIT'
+#!/bin/bash
+if [ "${1:-}" = clone ]; then
+	echo $$ >>"$FAKE_DIR/git.pids"
+	mkdir -p "${*: -1}"
+	exec sleep 600
+fi
+exec /usr/bin/git "$@"
+FAKE_GIT
+# The build steps the boot loop needs, as fakes in the copy.
+cat >"$PROJ/scripts/kernel-build.sh" <<'FAKE_BUILD'
+#!/bin/bash
+set -euo pipefail
+mkdir -p "$BUILD_DIR/fake-kernels"
+touch "$BUILD_DIR/fake-kernels/$1-$2"
+echo "$BUILD_DIR/fake-kernels/$1-$2"
+FAKE_BUILD
+cat >"$PROJ/scripts/guest-initramfs.sh" <<'FAKE_INITRAMFS'
+#!/bin/bash
+set -euo pipefail
+mkdir -p "$BUILD_DIR/guest/$1"
+touch "$BUILD_DIR/guest/$1/initramfs.cpio.gz"
+FAKE_INITRAMFS
+chmod +x "$FAKE"/bin/* "$PROJ/scripts/kernel-build.sh" "$PROJ/scripts/guest-initramfs.sh"
+PATH=$FAKE/bin:$PATH
+
+# A kernel-build.sh that is real, beside the copy, on a fake tree.
+cp "$SCRIPTS_DIR/kernel-build.sh" "$PROJ/scripts/real-kernel-build.sh"
+mkdir -p "$TEST_TMP/worktree"
+cat >"$PROJ/scripts/kernel-tree.sh.fake" <<FAKE_TREE
+#!/bin/bash
+echo "$TEST_TMP/worktree"
+FAKE_TREE
+
+# A base tree to clone: the smallest a kernel tree needs to look like.
+SRC=$TEST_TMP/src
+mkdir -p "$SRC/kernel/sched"
+printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\n' >"$SRC/Makefile"
+: >"$SRC/kernel/sched/core.c"
+/usr/bin/git -C "$SRC" init -q
+/usr/bin/git -C "$SRC" add -A
+/usr/bin/git -C "$SRC" -c user.name=t -c user.email=t@localhost commit -q -m base
+
+# running PID: PID runs (a zombie whose parent has not reaped it yet
+# does not).
+running() {
+	[ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* (.*) Z ' "/proc/$1/stat" 2>/dev/null
+}
+
+# interrupt SIG WAITFOR CMD...: start CMD (a function that ends in exec
+# of the script) as a terminal starts a command
+# (its own process group, SIGINT not ignored), wait until WAITFOR
+# (FAKE_DIR/NAME.pids) has a line, send SIG (INT to the group, TERM and
+# HUP to CMD alone), then CMD must end within 15 s by that signal, with
+# nothing it started still running and the machine lock free.
+interrupt() {
+	local sig=$1 waitfor=$FAKE/$2.pids pid rc=0 i left
+	shift 2
+	rm -f "$FAKE"/*.pids
+	set -m
+	"$@" >"$TEST_TMP/interrupted.out" 2>&1 &
+	pid=$!
+	set +m
+	for i in $(seq 200); do
+		[ -s "$waitfor" ] && break
+		sleep 0.1
+	done
+	[ -s "$waitfor" ] || { echo "$* never reached $(basename "$waitfor" .pids)"; cat "$TEST_TMP/interrupted.out"; kill -KILL -- -"$pid"; return 1; }
+	sleep 0.5
+	if [ "$sig" = INT ]; then kill -INT -- -"$pid"; else kill -"$sig" "$pid"; fi
+	for i in $(seq 150); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "still running 15 s after SIG$sig"
+		ps -e -o pid,ppid,args
+		kill -KILL -- -"$pid"
+		return 1
+	fi
+	wait "$pid" || rc=$?
+	[ "$rc" -eq $((128 + $(kill -l "$sig"))) ] ||
+		{ echo "exit $rc after SIG$sig"; cat "$TEST_TMP/interrupted.out"; return 1; }
+	sleep 0.3
+	left=$(cat "$FAKE"/*.pids 2>/dev/null | while read -r i; do ! running "$i" || echo "$i"; done)
+	[ -z "$left" ] || { echo "left running: $left"; ps -o pid,ppid,args -p "${left//$'\n'/,}"; return 1; }
+	[ "$(wc -l <"$waitfor")" -eq 1 ] ||
+		{ echo "started $(wc -l <"$waitfor") times after SIG$sig"; return 1; }
+	flock -n "$FORK_REGRESSION_LOCK" true || { echo "machine lock held"; return 1; }
+}
+
+boot_loop() {
+	rm -rf "$TEST_TMP/run"
+	exec "$PROJ/scripts/phantom-attach.sh" --boots 3 --variants "reference fixed" --out "$TEST_TMP/run"
+}
+for sig in INT TERM HUP; do
+	check "SIG$sig during a boot stops the boot loop, QEMU and all, lock free" \
+		interrupt "$sig" qemu boot_loop
+done
+
+real_build() {
+	cp "$PROJ/scripts/kernel-tree.sh.fake" "$PROJ/scripts/kernel-tree.sh"
+	chmod +x "$PROJ/scripts/kernel-tree.sh"
+	exec "$PROJ/scripts/real-kernel-build.sh" x86_64 reference
+}
+for sig in INT TERM HUP; do
+	check "SIG$sig during a kernel build stops it and make, lock free" \
+		interrupt "$sig" make real_build
+done
+
+clone_tree() {
+	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"
+	KERNEL_SRC=$SRC exec "$PROJ/scripts/kernel-tree.sh" reference
+}
+check "SIGTERM while the base tree is cloned stops git" interrupt TERM git clone_tree
+no_temporary_tree() {
+	local left
+	left=$(find "$BUILD_DIR/src" -maxdepth 1 -name '*.tmp.*')
+	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
+}
+check "and leaves no temporary tree behind" no_temporary_tree
+
+next_run() {
+	rm -rf "$TEST_TMP/run"
+	FAKE_QEMU=rc=0 "$PROJ/scripts/phantom-attach.sh" --boots 1 --variants fixed --out "$TEST_TMP/run" &&
+		grep -q '^| fixed | fake | 1 | 1 | 0 | 0 |$' "$TEST_TMP/run/table.txt"
+}
+check "the next run after the signals works" next_run
+
+configure_fails() {
+	cp "$PROJ/scripts/kernel-tree.sh.fake" "$PROJ/scripts/kernel-tree.sh"
+	chmod +x "$PROJ/scripts/kernel-tree.sh"
+	rm -rf "$TEST_TMP/worktree/out-x86_64" "$FAKE/make.pids"
+	FAKE_MAKE=fail fails_with 1 "^error: configuring x86_64 in .* failed" \
+		"$PROJ/scripts/real-kernel-build.sh" x86_64 reference || return 1
+	# set -e held inside the lock: nothing ran after the failed step.
+	[ "$(wc -l <"$FAKE/make.pids")" -eq 1 ] || { echo "make ran $(wc -l <"$FAKE/make.pids") times"; return 1; }
+}
+check "a failed configure step inside the machine lock stops there, with its error" configure_fails
+
+guest_job() {
+	FAKE_QEMU=rc=1 "$PROJ/scripts/guest-boot.sh" "$@" x86_64 "$BUILD_DIR/fake-kernels/x86_64-fixed" \
+		"$BUILD_DIR/guest/x86_64/initramfs.cpio.gz" "$TEST_TMP/job.log"
+}
+check "a guest job that failed is an error with --job-must-pass" \
+	fails_with 1 "^error: guest job cost exited 1; console: " guest_job --job cost --job-must-pass
+check "and a finished boot without it (a selftest's fail is a verdict)" guest_job --job cost
+
+make_clean() {
+	mkdir -p "$PROJ/build/x" "$PROJ/results/run"
+	/usr/bin/make -s -C "$PROJ" clean
+	[ ! -e "$PROJ/build" ] && [ -d "$PROJ/results/run" ] || return 1
+	/usr/bin/make -s -C "$PROJ" distclean | grep -q 'removing results/'
+	[ ! -e "$PROJ/results" ]
+}
+check "make clean keeps results/, make distclean says it removes them" make_clean
+
+exit "$TEST_FAILED"
