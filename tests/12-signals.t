@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # the functions run through check and interrupt
-# The harness on its ways out, in seconds and without kernels or QEMU: a
-# copy of scripts/ where the kernel build and the initramfs are fakes, a
-# fake QEMU and a fake make first in PATH. Ctrl-C (SIGINT to the process
+# The harness on its ways out, in seconds and without kernels or QEMU
+# (the fakes of tests/fakes.sh). Ctrl-C (SIGINT to the process
 # group, as a terminal sends it), SIGTERM and SIGHUP (to the script
 # alone, as kill or a CI timeout send them) during a boot loop, during a
 # kernel build and while the base tree is cloned must stop the script
@@ -15,66 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 plan 13
 
-PROJ=$TEST_TMP/project
-FAKE=$TEST_TMP/fake
-mkdir -p "$PROJ" "$FAKE/bin"
-cp -r "$SCRIPTS_DIR" "$PROJ/"
-cp -r "$PROJECT_DIR/Makefile" "$PROJECT_DIR/selftests" "$PROJ/"
-export FORK_REGRESSION_LOCK=$TEST_TMP/machine.lock BUILD_DIR=$TEST_TMP/build
-export FAKE_DIR=$FAKE
-unset FORK_REGRESSION_LOCKED FORK_REGRESSION_T0
-
-# The fakes record their pid in FAKE_DIR/NAME.pids. QEMU: FAKE_QEMU=hang
-# sleeps as a guest that runs long; FAKE_QEMU=rc=N prints a finished TAP
-# job that ended with status N.
-cat >"$FAKE/bin/qemu-system-x86_64" <<'FAKE_QEMU'
-#!/bin/bash
-echo $$ >>"$FAKE_DIR/qemu.pids"
-log=
-for a in "$@"; do case "$a" in file:*) log=${a#file:} ;; esac; done
-case "${FAKE_QEMU:-hang}" in
-hang) exec sleep 600 ;;
-rc=*)
-	printf '%s\r\n' "@@@ guest-begin" "TAP version 13" "1..1" "ok 1 fake" \
-		"@@@ guest-end ${FAKE_QEMU}" >"$log"
-	;;
-esac
-FAKE_QEMU
-# make: FAKE_MAKE=hang sleeps as a build does, FAKE_MAKE=fail fails.
-cat >"$FAKE/bin/make" <<'FAKE_MAKE'
-#!/bin/bash
-echo $$ >>"$FAKE_DIR/make.pids"
-case "${FAKE_MAKE:-hang}" in
-hang) exec sleep 600 ;;
-fail) echo "fake make: *** [tinyconfig] Error 2" >&2; exit 2 ;;
-esac
-FAKE_MAKE
-# git clone sleeps as a long clone does, after making its target.
-cat >"$FAKE/bin/git" <<'FAKE_GIT'
-#!/bin/bash
-if [ "${1:-}" = clone ]; then
-	echo $$ >>"$FAKE_DIR/git.pids"
-	mkdir -p "${*: -1}"
-	exec sleep 600
-fi
-exec /usr/bin/git "$@"
-FAKE_GIT
-# The build steps the boot loop needs, as fakes in the copy.
-cat >"$PROJ/scripts/kernel-build.sh" <<'FAKE_BUILD'
-#!/bin/bash
-set -euo pipefail
-mkdir -p "$BUILD_DIR/fake-kernels"
-touch "$BUILD_DIR/fake-kernels/$1-$2"
-echo "$BUILD_DIR/fake-kernels/$1-$2"
-FAKE_BUILD
-cat >"$PROJ/scripts/guest-initramfs.sh" <<'FAKE_INITRAMFS'
-#!/bin/bash
-set -euo pipefail
-mkdir -p "$BUILD_DIR/guest/$1"
-touch "$BUILD_DIR/guest/$1/initramfs.cpio.gz"
-FAKE_INITRAMFS
-chmod +x "$FAKE"/bin/* "$PROJ/scripts/kernel-build.sh" "$PROJ/scripts/guest-initramfs.sh"
-PATH=$FAKE/bin:$PATH
+# shellcheck source=tests/fakes.sh
+. "$(dirname "$0")/fakes.sh"
 
 # A kernel-build.sh that is real, beside the copy, on a fake tree.
 cp "$SCRIPTS_DIR/kernel-build.sh" "$PROJ/scripts/real-kernel-build.sh"
@@ -191,7 +132,7 @@ configure_fails() {
 check "a failed configure step inside the machine lock stops there, with its error" configure_fails
 
 guest_job() {
-	FAKE_QEMU=rc=1 "$PROJ/scripts/guest-boot.sh" "$@" x86_64 "$BUILD_DIR/fake-kernels/x86_64-fixed" \
+	FAKE_QEMU=rc=1 "$PROJ/scripts/guest-boot.sh" "$@" x86_64 "$BUILD_DIR/fake-kernels/x86_64-fixed/arch/x86/boot/bzImage" \
 		"$BUILD_DIR/guest/x86_64/initramfs.cpio.gz" "$TEST_TMP/job.log"
 }
 check "a guest job that failed is an error with --job-must-pass" \

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2317 # the functions run through check
+# The orchestration end to end in seconds: verify.sh, phantom-attach.sh,
+# bench.sh and stress.sh run as they are, on the fakes of tests/fakes.sh,
+# whose QEMU replays the console logs of runs recorded under
+# Documentation/data/, boot by boot. Each must give back the recorded
+# tables, CSVs and exit status; and verify.sh, with one recorded log
+# swapped for another, must name a fixed kernel that failed, a splat, a
+# boot without a verdict and a regressed kernel that did not separate.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+plan 9
+# shellcheck source=tests/fakes.sh
+. "$(dirname "$0")/fakes.sh"
+DATA=$PROJECT_DIR/Documentation/data
+FIXTURES=$PROJECT_DIR/tests/fixtures/console
+export FAKE_QEMU=replay
+
+# replay NAME RECORDED WANT_STATUS TOOL ARG...: TOOL --out TEST_TMP/NAME
+# on the logs of DATA/RECORDED (FAKE_REPLAY may put others first) must
+# exit WANT_STATUS.
+replay() {
+	local name=$1 recorded=$2 want=$3 tool=$4 rc=0
+	shift 4
+	rm -rf "${TEST_TMP:?}/$name"
+	FAKE_REPLAY="${OVERLAY:-} $DATA/$recorded/logs" "$PROJ/scripts/$tool" "$@" --out "$TEST_TMP/$name" \
+		>"$TEST_TMP/$name.out" 2>&1 || rc=$?
+	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; tail -n 20 "$TEST_TMP/$name.out"; return 1; }
+}
+
+# same NAME RECORDED FILE...: each FILE as recorded.
+same() {
+	local name=$1 recorded=$2 f
+	shift 2
+	for f in "$@"; do
+		diff -u "$DATA/$recorded/$f" "$TEST_TMP/$name/$f" || { echo "$f differs from $recorded's"; return 1; }
+	done
+}
+
+VERIFY=make-verify-6.12.117-two-patches
+verify_as_recorded() {
+	replay verify "$VERIFY" 0 verify.sh &&
+		same verify "$VERIFY" verdicts.csv runs.csv &&
+		diff -u <(head -n 10 "$DATA/$VERIFY/table.txt") <(head -n 10 "$TEST_TMP/verify/table.txt")
+}
+check "make verify's run of 6.12.117 (27 boots) replayed: its table, verdicts and runs, exit 0" verify_as_recorded
+
+# verify_with LOG=FILE... -- PATTERN: the recorded run with each LOG
+# replaced by FILE must exit 1 and say PATTERN.
+verify_with() {
+	local swap
+	OVERLAY=$TEST_TMP/overlay
+	rm -rf "$OVERLAY"
+	mkdir -p "$OVERLAY"
+	while [ "$1" != -- ]; do
+		swap=$1
+		cp "${swap#*=}" "$OVERLAY/${swap%%=*}"
+		shift
+	done
+	replay verify-swapped "$VERIFY" 1 verify.sh || return 1
+	grep -q -- "$2" "$TEST_TMP/verify-swapped.out" ||
+		{ echo "no '$2' in:"; cat "$TEST_TMP/verify-swapped.out"; return 1; }
+}
+R=$DATA/$VERIFY/logs
+check "a fixed kernel that fails once is named" verify_with \
+	x86_64-cores-fixed-2.log="$R/x86_64-cores-regressed-2.log" -- \
+	"^error: x86_64 cores fixed: the selftest failed on 1 of 3 boots"
+check "a splat is a boot without a verdict" verify_with \
+	x86_64-cores-fixed-1.log="$FIXTURES/x86_64-splat.log" -- \
+	"^error: x86_64 cores fixed boot 1: no verdict (splat)"
+check "a guest that printed no result is a boot without a verdict" verify_with \
+	x86_64-cores-fixed-1.log="$FIXTURES/x86_64-hang.log" -- \
+	"^error: x86_64 cores fixed boot 1: no verdict (missing)"
+check "a regressed kernel like the reference: not reproduced on this host" verify_with \
+	x86_64-cores-regressed-1.log="$R/x86_64-cores-reference-1.log" \
+	x86_64-cores-regressed-2.log="$R/x86_64-cores-reference-2.log" \
+	x86_64-cores-regressed-3.log="$R/x86_64-cores-reference-3.log" -- \
+	"^error: x86_64 cores: not reproduced on this host"
+unset OVERLAY
+
+PHANTOM=phantom-v7.1.5-x86_64
+phantom_as_recorded() {
+	replay phantom "$PHANTOM" 1 phantom-attach.sh && same phantom "$PHANTOM" phantom.csv table.txt
+}
+check "phantom-attach.sh's run of v7.1.5 replayed: its table and CSV, exit 1 (the reference attaches)" \
+	phantom_as_recorded
+
+BENCH=alternatives-6.12.117-x86_64/bench
+bench_as_recorded() {
+	replay bench "$BENCH" 0 bench.sh --boots 5 --variants "reference regressed fixed alt-A alt-B alt-C" &&
+		same bench "$BENCH" bench.csv &&
+		grep -q '^| spawn | forks (1/s) |' "$TEST_TMP/bench/table.txt"
+}
+check "bench.sh's run of six kernels (30 boots) replayed: its CSV, exit 0" bench_as_recorded
+
+STRESS=stress-6.12.117-x86_64
+stress_as_recorded() {
+	replay stress "$STRESS" 0 stress.sh --boots 1 && same stress "$STRESS" stress.csv counts.csv table.txt
+}
+check "stress.sh's 10-minute run of 6.12.117 replayed: its table and counts, exit 0" stress_as_recorded
+
+SHORT_STRESS=short-stress-6.12.117-x86_64
+short_stress_as_recorded() {
+	replay short-stress "$SHORT_STRESS" 0 stress.sh --boots 1 --variants fixed --minutes 1 &&
+		same short-stress "$SHORT_STRESS" stress.csv counts.csv table.txt
+}
+check "stress.sh's 1-minute run replayed: its table and counts, exit 0" short_stress_as_recorded
+
+exit "$TEST_FAILED"
