@@ -12,7 +12,7 @@
 # that failed, and make clean, which must keep results/.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -138,6 +138,35 @@ guest_job() {
 check "a guest job that failed is an error with --job-must-pass" \
 	fails_with 1 "^error: guest job cost exited 1; console: " guest_job --job cost --job-must-pass
 check "and a finished boot without it (a selftest's fail is a verdict)" guest_job --job cost
+
+tree_waits_for_lock() {
+	local rc=0 holder
+	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"
+	flock "$FORK_REGRESSION_LOCK" sleep 4 &
+	holder=$!
+	sleep 0.5
+	# Real git: the fake's clone sleeps.
+	PATH=${PATH#"$FAKE/bin:"} KERNEL_SRC=$SRC timeout 2 "$PROJ/scripts/kernel-tree.sh" reference \
+		>"$TEST_TMP/tree.out" 2>&1 || rc=$?
+	wait "$holder"
+	if [ "$rc" -ne 124 ] || ! grep -q "waiting for the machine lock" "$TEST_TMP/tree.out"; then
+		echo "exit $rc while the lock was held:"
+		cat "$TEST_TMP/tree.out"
+		return 1
+	fi
+	PATH=${PATH#"$FAKE/bin:"} KERNEL_SRC=$SRC "$PROJ/scripts/kernel-tree.sh" reference
+}
+check "kernel-tree.sh waits for the machine lock, then makes the tree" tree_waits_for_lock
+
+bench_timeout() {
+	rm -rf "$TEST_TMP/run" "$FAKE/qemu.parents"
+	FAKE_QEMU=rc=0 "$PROJ/scripts/bench.sh" --boots 1 --variants reference --seconds 100 \
+		--loads "spawn exec" --out "$TEST_TMP/run" >/dev/null 2>&1 || true
+	# 300 s for the boot, 4 x 100 s for each of two loads.
+	grep -q '^timeout --kill-after=10 1100 ' "$FAKE/qemu.parents" ||
+		{ echo "guest timeout:"; cat "$FAKE/qemu.parents"; return 1; }
+}
+check "bench.sh gives a boot the time its --seconds and --loads ask for" bench_timeout
 
 make_clean() {
 	mkdir -p "$PROJ/build/x" "$PROJ/results/run"

@@ -4,7 +4,8 @@
 # a fake QEMU, make and git clone first in PATH: the harness's own logic
 # end to end without a kernel or a guest (sourced by tests after lib.sh).
 #
-# The fakes record their pid in FAKE_DIR/NAME.pids. QEMU's FAKE_QEMU:
+# The fakes record their pid in FAKE_DIR/NAME.pids, QEMU also its
+# parent's command line (timeout's) in FAKE_DIR/qemu.parents. FAKE_QEMU:
 #   hang        sleep as a guest that runs long
 #   rc=N        a finished TAP job ("ok 1 fake") that ended with status N
 #   replay      write the console log recorded under the same name in the
@@ -21,6 +22,7 @@ unset FORK_REGRESSION_LOCKED FORK_REGRESSION_T0 FORK_REGRESSION_RUNS
 cat >"$FAKE/bin/qemu" <<'FAKE_QEMU'
 #!/bin/bash
 echo $$ >>"$FAKE_DIR/qemu.pids"
+ps -o args= -p "$PPID" >>"$FAKE_DIR/qemu.parents"
 log=
 for a in "$@"; do case "$a" in file:*) log=${a#file:} ;; esac; done
 case "${FAKE_QEMU:-hang}" in
