@@ -44,12 +44,11 @@ main() {
 
 	echo "kernel,boot,repeat,func,hits,total_us" >"$out/profile.csv"
 	echo "kernel,boot,repeat,wall_s" >"$out/wall.csv"
+	boot_interleaved "$arch" "$boots" "$variants" "$out" cost \
+		--job cost --job-must-pass --args "$children $repeats"
 	for b in $(seq "$boots"); do
 		for v in $variants; do
-			log=$out/logs/$arch-$v-$b.log
-			log "cost boot $b/$boots: $arch $v"
-			"$SCRIPTS_DIR/guest-boot.sh" --job cost --job-must-pass --args "$children $repeats" \
-				"$arch" "${GUEST_IMAGE[$arch-$v]}" "$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log"
+			log=$(console_log "$out" "$arch" "" "$v" "$b")
 			tr -d '\r' <"$log" | awk -v k="$v,$b" '
 				function f(name,   i) {
 					for (i = 1; i <= NF; i++)
@@ -62,6 +61,7 @@ main() {
 		done
 	done
 	cost_table "$out" | tee "$out/table.txt"
+	boots_all_finished "$out"
 }
 
 # cost_table DIR: per kernel and function, medians over repeats of the

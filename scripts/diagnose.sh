@@ -30,14 +30,9 @@ main() {
 	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
 	mkdir -p "$out/logs"
 	build_guests "$arch" +diag "$variants"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			log "diag boot $b/$boots: $arch $v+diag"
-			"$SCRIPTS_DIR/guest-boot.sh" --job diag --job-must-pass "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$out/logs/$arch-$v-$b.log"
-		done
-	done
+	boot_interleaved "$arch" "$boots" "$variants" "$out" diag --job diag --job-must-pass
 	diag_table "$out" | tee "$out/table.txt"
+	boots_all_finished "$out"
 }
 
 # diag_table DIR: the counters and the selftest's figures of every log.

@@ -336,23 +336,52 @@ parse_run_options() {
 }
 
 # boot_interleaved ARCH BOOTS "VARIANTS" OUT NAME GUEST_BOOT_OPTION...:
-# boot every kernel of build_guests BOOTS times, interleaved (reference,
-# regressed, fixed, reference, ...), with guest-boot.sh's options (--job
-# ...); console logs in OUT/logs/ARCH-KERNEL-BOOT.log. A boot that fails
-# (splat, panic, hang) leaves its reason in LOG.boot-error, for
-# tap_boot_rows, and does not stop the others.
+# the one boot loop of the harness. Boot every kernel of build_guests
+# BOOTS times, interleaved (reference, regressed, fixed, reference, ...),
+# so that drift of the host hits every kernel alike, with guest-boot.sh's
+# options (--job ...); console logs in OUT/logs/ARCH-KERNEL-BOOT.log, or
+# ARCH-TOPOLOGY-KERNEL-BOOT.log when the options begin with --topology
+# TOPOLOGY (console_log names them). A boot that fails (splat, panic,
+# hang) leaves its reason in LOG.boot-error (boot_failed reads it) and
+# does not stop the others.
 boot_interleaved() {
-	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 b v console
+	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 topology="" b v console
 	shift 5
+	[ "${1:-}" != --topology ] || topology=$2
 	for b in $(seq "$boots"); do
 		for v in $variants; do
-			log "$name boot $b/$boots: $arch $v"
-			console=$out/logs/$arch-$v-$b.log
+			log "$name boot $b/$boots: $arch${topology:+ $topology} $v"
+			console=$(console_log "$out" "$arch" "$topology" "$v" "$b")
 			"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
 				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$console" 2>"$console.boot-error" ||
 				log "boot failed: $(tail -n 1 "$console.boot-error")"
 		done
 	done
+}
+
+# boots_all_finished OUT: every boot under OUT/logs finished; else its
+# errors, one line each, and false (for the tools whose table is data).
+boots_all_finished() {
+	local f failed=0 error
+	for f in "$1"/logs/*.log; do
+		if error=$(boot_failed "$f"); then
+			echo "$error (boot ${f#"$1"/logs/})" >&2
+			failed=$((failed + 1))
+		fi
+	done
+	[ "$failed" -eq 0 ] || die "$failed boot(s) failed: their figures are missing from the table"
+}
+
+# console_log OUT ARCH TOPOLOGY KERNEL BOOT: the console log of that boot
+# of boot_interleaved (TOPOLOGY empty: the default, left out of the name).
+console_log() {
+	echo "$1/logs/$2${3:+-$3}-$4-$5.log"
+}
+
+# boot_failed LOG: guest-boot.sh failed that boot (splat, panic, hang, a
+# job that must pass and did not); prints its error line.
+boot_failed() {
+	[ -s "$1.boot-error" ] && grep -m1 '^error: ' "$1.boot-error"
 }
 
 # tap_rows ARCH KERNEL BOOT LOG: one CSV row (ARCH,KERNEL,BOOT,test,result)
@@ -380,9 +409,10 @@ tap_rows() {
 # tap_boot_rows ARCH KERNEL BOOT LOG: tap_rows, and a fail row for a boot
 # that guest-boot.sh failed (splat, panic, hang: LOG.boot-error).
 tap_boot_rows() {
+	local error
 	tap_rows "$@"
-	if [ -s "$4.boot-error" ] && grep -q '^error: ' "$4.boot-error"; then
-		echo "$1,$2,$3,boot: $(grep -m1 '^error: ' "$4.boot-error" | tr , ';'),fail"
+	if error=$(boot_failed "$4"); then
+		echo "$1,$2,$3,boot: $(tr , ';' <<<"$error"),fail"
 	fi
 }
 

@@ -39,7 +39,7 @@ USAGE
 
 main() {
 	local arches=$DEFAULT_ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
-	local args="" append="" icount=() out="" extra=() arch v b t topo_list log booted verdict
+	local args="" append="" icount=() out="" extra=() arch v b t topo_list log verdict
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -75,20 +75,16 @@ main() {
 		topo_list=$topologies
 		[ "$arch" = x86_64 ] || topo_list=cores
 		for t in $topo_list; do
+			boot_interleaved "$arch" "$boots" "$variants" "$out" verify --topology "$t" \
+				${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}"
 			for b in $(seq "$boots"); do
-				# Interleaved, so drift of the host hits every kernel alike.
 				for v in $variants; do
-					log=$out/logs/$arch-$t-$v-$b.log
-					log "boot $b/$boots: $arch $t $v"
-					booted=true
-					"$SCRIPTS_DIR/guest-boot.sh" --topology "$t" \
-						${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-						"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$log" || booted=false
+					log=$(console_log "$out" "$arch" "$t" "$v" "$b")
 					"$SCRIPTS_DIR/parse-console.sh" --runs "$log" "$arch" "$t" "$v" "$b" >>"$out/runs.csv"
 					verdict=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" "$t" "$v" "$b")
 					# A guest that failed but whose log reads like a verdict
 					# (QEMU died after the test, say) has none.
-					if ! $booted; then
+					if boot_failed "$log" >/dev/null; then
 						case "${verdict##*,}" in ok | fail | figures) verdict=${verdict%,*},error ;; esac
 					fi
 					echo "$verdict" >>"$out/verdicts.csv"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # the functions run through check
 # The orchestration end to end in seconds: verify.sh, phantom-attach.sh,
-# bench.sh and stress.sh run as they are, on the fakes of tests/fakes.sh,
+# bench.sh, stress.sh, cost.sh and diagnose.sh run as they are, on the fakes of tests/fakes.sh,
 # whose QEMU replays the console logs of runs recorded under
 # Documentation/data/, boot by boot. Each must give back the recorded
 # tables, CSVs and exit status; and verify.sh, with one recorded log
@@ -10,7 +10,7 @@
 # boot without a verdict and a regressed kernel that did not separate.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 12
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -106,5 +106,30 @@ short_stress_as_recorded() {
 		same short-stress "$SHORT_STRESS" stress.csv counts.csv table.txt
 }
 check "stress.sh's 1-minute run replayed: its table and counts, exit 0" short_stress_as_recorded
+
+COST=alternatives-6.12.117-x86_64/cost
+COST_KERNELS="reference regressed fixed alt-A alt-B alt-C"
+cost_as_recorded() {
+	replay cost "$COST" 0 cost.sh --boots 1 --variants "$COST_KERNELS" &&
+		same cost "$COST" profile.csv wall.csv table.txt
+}
+check "cost.sh's run of six kernels replayed: its table and CSVs, exit 0" cost_as_recorded
+# A job that failed: its data are missing, and cost.sh must say so.
+cost_job_failed() {
+	OVERLAY=$TEST_TMP/overlay
+	rm -rf "$OVERLAY"
+	mkdir -p "$OVERLAY"
+	sed 's/^@@@ guest-end rc=0/@@@ guest-end rc=1/' "$DATA/$COST/logs/x86_64-fixed-1.log" \
+		>"$OVERLAY/x86_64-fixed-1.log"
+	replay cost-failed "$COST" 1 cost.sh --boots 1 --variants "$COST_KERNELS" || return 1
+	unset OVERLAY
+	grep -q "^error: guest job cost exited 1; console: .*x86_64-fixed-1.log (boot x86_64-fixed-1.log)" \
+		"$TEST_TMP/cost-failed.out" && grep -q "^error: 1 boot(s) failed" "$TEST_TMP/cost-failed.out"
+}
+check "cost.sh: a boot whose job failed is an error, exit 1" cost_job_failed
+
+DIAG=diag-x86_64
+diag_as_recorded() { replay diag "$DIAG" 0 diagnose.sh --boots 2 && same diag "$DIAG" table.txt; }
+check "diagnose.sh's run replayed: its table, exit 0" diag_as_recorded
 
 exit "$TEST_FAILED"
