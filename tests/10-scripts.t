@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 18
 
-check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
+check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
 
 help_works() {

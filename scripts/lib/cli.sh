@@ -1,0 +1,144 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source lib.sh
+# SPDX-License-Identifier: GPL-2.0
+# Command lines and messages: progress, errors, the arch and variant
+# grammar, the run options of the tools that boot each kernel R times,
+# the tools they need, the selftest's margins.
+# Sourced by scripts/lib.sh, never run.
+
+log() {
+	local now elapsed
+	now=$(date +%s)
+	elapsed=$((now - FORK_REGRESSION_T0))
+	printf '[%02d:%02d] %s\n' $((elapsed / 60)) $((elapsed % 60)) "$*" >&2
+}
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# usage_error MESSAGE: bad input on the command line.
+usage_error() {
+	printf 'error: %s (see --help)\n' "$*" >&2
+	exit 2
+}
+
+check_arch() {
+	case " $ARCHES " in
+	*" $1 "*) ;;
+	*) usage_error "unknown arch '$1': expected one of: $ARCHES" ;;
+	esac
+}
+
+# alternative_patch X: the patch of candidate fix alt-X, the one file
+# scripts/kernel/alternatives/X-*.patch; empty when there is none.
+alternative_patch() {
+	local f
+	for f in "$SCRIPTS_DIR/kernel/alternatives/$1"-*.patch; do
+		[ -f "$f" ] && echo "$f"
+		return
+	done
+}
+
+# A variant, optionally with +diag: the same tree plus the diagnostics
+# patch (scripts/kernel/diagnostics-fork-placement.patch), or +dvfs: plus
+# the emulated cpufreq driver (scripts/kernel/harness/
+# emulated-cpufreq.patch) and scripts/config/dvfs.config. Besides
+# VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
+# alt-X is a candidate fix weighed against the series: the
+# regressed tree plus alternative_patch X; V+alt-X is variant V's tree
+# plus that patch (reference+alt-B: (B) without the fast path).
+check_variant() {
+	local v=${1%+diag}
+	v=${v%+dvfs}
+	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
+	case "$v" in
+	*?+alt-?*)
+		if [ -n "$(alternative_patch "${v##*+alt-}")" ]; then
+			check_variant "${v%+alt-*}"
+			return
+		fi
+		;;
+	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
+	esac
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag or +dvfs)"
+}
+
+# need_cmds CMD...: stop with the list of missing tools and how to get them.
+need_cmds() {
+	local cmd missing=()
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
+	done
+	[ ${#missing[@]} -eq 0 ] ||
+		die "missing tools: ${missing[*]} (run scripts/install-deps.sh as root)"
+}
+
+# The options of the tools that boot each kernel R times (cost.sh,
+# diagnose.sh, phantom-attach.sh, stress.sh, bench.sh). run_defaults BOOTS NAME sets RUN_ARCH,
+# RUN_BOOTS, RUN_VARIANTS and RUN_OUT to their defaults; run_option
+# "$@" takes --arch, --boots, --variants or --out with its value (the
+# caller shifts 2), or returns 1 for any other word; run_options_check
+# validates them and makes RUN_OUT results/NAME-<timestamp> if unset.
+run_defaults() {
+	RUN_ARCH=x86_64 RUN_BOOTS=$1 RUN_VARIANTS=$VARIANTS RUN_OUT="" RUN_NAME=$2
+}
+
+run_option() {
+	case "$1" in
+	--arch | --boots | --variants | --out) [ $# -ge 2 ] || usage_error "$1 needs a value" ;;
+	*) return 1 ;;
+	esac
+	case "$1" in
+	--arch) RUN_ARCH=$2 ;;
+	--boots) RUN_BOOTS=$2 ;;
+	--variants) RUN_VARIANTS=$2 ;;
+	--out) RUN_OUT=$2 ;;
+	esac
+}
+
+# positive_option OPTION VALUE: VALUE must be a positive whole number.
+positive_option() {
+	[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 takes a positive number"
+}
+
+run_options_check() {
+	local v
+	check_arch "$RUN_ARCH"
+	for v in $RUN_VARIANTS; do check_variant "$v"; done
+	positive_option --boots "$RUN_BOOTS"
+	[ -n "$RUN_OUT" ] || RUN_OUT=$PROJECT_DIR/results/$RUN_NAME-$(date +%Y%m%d-%H%M%S)
+}
+
+# run_options_usage BOOTS NAME: the --help lines of those options.
+run_options_usage() {
+	cat <<USAGE
+  --arch A            x86_64 (default), arm64, i386 or arm
+  --boots R           boots per kernel (default $1)
+  --variants "V..."   kernels (default: "$VARIANTS")
+  --out DIR           results directory (default results/$2-<timestamp>)
+USAGE
+}
+
+# parse_run_options BOOTS NAME ARGS...: all of the above for a tool that
+# has no other options (--help runs the caller's usage()).
+parse_run_options() {
+	run_defaults "$1" "$2"
+	shift 2
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
+		esac
+	done
+	run_options_check
+}
+
+# margin NAME: a margin of the selftest (#define NAME in its source), so
+# the harness judges by the same numbers as the test.
+SELFTEST_SOURCE=$PROJECT_DIR/selftests/sched/fork_placement_test.c
+margin() {
+	awk -v name="$1" '$1 == "#define" && $2 == name { print $3; found = 1 }
+		END { exit !found }' "$SELFTEST_SOURCE" ||
+		die "no #define $1 in $SELFTEST_SOURCE"
+}

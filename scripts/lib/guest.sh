@@ -1,0 +1,98 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source lib.sh
+# SPDX-License-Identifier: GPL-2.0
+# Kernels and guests: builds before boots, the one boot loop, console
+# logs and the failures guest-boot.sh leaves in them.
+# Sourced by scripts/lib.sh, never run.
+
+# build_guests ARCH SUFFIX "VARIANTS" [KERNEL_BUILD_ARG...]: build the
+# kernel of each variant (VARIANT+SUFFIX, e.g. +diag) and the initramfs
+# of ARCH, all before any guest boots: no guest may run while a build
+# does. Sets GUEST_IMAGE[ARCH-VARIANT].
+declare -A GUEST_IMAGE
+build_guests() {
+	local arch=$1 suffix=$2 variants=$3 v
+	shift 3
+	for v in $variants; do
+		GUEST_IMAGE[$arch-$v]=$("$SCRIPTS_DIR/kernel-build.sh" "$@" "$arch" "$v$suffix")
+	done
+	# A build like the kernels': alone on the machine, and never two at
+	# once into the same build/guest/ARCH (two tools may start together).
+	with_machine_lock "$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+}
+
+# Cross compiler prefix and kernel image of an arch.
+cross_compile() {
+	case "$1" in
+	x86_64) echo "" ;;
+	arm64) echo "aarch64-linux-gnu-" ;;
+	i386) echo "i686-linux-gnu-" ;;
+	arm) echo "arm-linux-gnueabihf-" ;;
+	esac
+}
+
+kernel_image() {
+	case "$1" in
+	x86_64 | i386) echo "arch/x86/boot/bzImage" ;;
+	arm64) echo "arch/arm64/boot/Image" ;;
+	arm) echo "arch/arm/boot/zImage" ;;
+	esac
+}
+
+# boot_interleaved ARCH BOOTS "VARIANTS" OUT NAME GUEST_BOOT_OPTION...:
+# the one boot loop of the harness. Boot every kernel of build_guests
+# BOOTS times, interleaved (reference, regressed, fixed, reference, ...),
+# so that drift of the host hits every kernel alike, with guest-boot.sh's
+# options (--job ...); console logs in OUT/logs/ARCH-KERNEL-BOOT.log, or
+# ARCH-TOPOLOGY-KERNEL-BOOT.log when the options begin with --topology
+# TOPOLOGY (console_log names them). A boot that fails (splat, panic,
+# hang) leaves its reason in LOG.boot-error (boot_failed reads it) and
+# does not stop the others.
+boot_interleaved() {
+	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 topology="" b v console
+	shift 5
+	[ "${1:-}" != --topology ] || topology=$2
+	for b in $(seq "$boots"); do
+		for v in $variants; do
+			log "$name boot $b/$boots: $arch${topology:+ $topology} $v"
+			console=$(console_log "$out" "$arch" "$topology" "$v" "$b")
+			"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
+				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$console" 2>"$console.boot-error" ||
+				log "boot failed: $(tail -n 1 "$console.boot-error")"
+		done
+	done
+}
+
+# boots_all_finished OUT: every boot under OUT/logs finished; else its
+# errors, one line each, and false (for the tools whose table is data).
+boots_all_finished() {
+	local f failed=0 error
+	for f in "$1"/logs/*.log; do
+		if error=$(boot_failed "$f"); then
+			echo "$error (boot ${f#"$1"/logs/})" >&2
+			failed=$((failed + 1))
+		fi
+	done
+	[ "$failed" -eq 0 ] || die "$failed boot(s) failed: their figures are missing from the table"
+}
+
+# console_log OUT ARCH TOPOLOGY KERNEL BOOT: the console log of that boot
+# of boot_interleaved (TOPOLOGY empty: the default, left out of the name).
+console_log() {
+	echo "$1/logs/$2${3:+-$3}-$4-$5.log"
+}
+
+# boot_failed LOG: guest-boot.sh failed that boot (splat, panic, hang, a
+# job that must pass and did not); prints its error line.
+boot_failed() {
+	[ -s "$1.boot-error" ] && grep -m1 '^error: ' "$1.boot-error"
+}
+
+# console_splat LOG: print the first line of a kernel warning, BUG, oops,
+# lockdep, KASAN/UBSAN or stall report in a console log; false if none.
+console_splat() {
+	tr -d '\r' <"$1" | grep -m1 -E \
+		-e '-+\[ cut here \]-+' -e '(^|[] ])(WARNING|BUG|UBSAN|Oops)[: ]' \
+		-e 'kernel BUG at' -e 'Unable to handle kernel' -e 'general protection fault' \
+		-e 'INFO: (task .* blocked|rcu_.* stall|possible .*locking)' \
+		-e 'rcu: INFO: .* stall' -e 'Call [Tt]race:' -e 'Kernel panic'
+}

@@ -1,0 +1,25 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source lib.sh
+# SPDX-License-Identifier: GPL-2.0
+# The series of patches/: their patches and prerequisites.
+# Sourced by scripts/lib.sh, never run.
+
+# series_patches DIR: the patches of a series in patches/, in order, the
+# cover letter left out.
+series_patches() {
+	find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort
+}
+
+# series_prerequisites DIR: set PREREQUISITES to the series that go
+# before DIR's, in order: DIR/prerequisites names them, one directory of
+# patches/ per line. Run in the caller's shell, so that a bad name stops it.
+series_prerequisites() {
+	local name
+	PREREQUISITES=()
+	[ -f "$1/prerequisites" ] || return 0
+	while read -r name; do
+		[ -n "$name" ] || continue
+		[ -d "$PROJECT_DIR/patches/$name" ] ||
+			die "${1#"$PROJECT_DIR"/}/prerequisites names $name, which is not a directory of patches/"
+		PREREQUISITES+=("$PROJECT_DIR/patches/$name")
+	done <"$1/prerequisites"
+}
