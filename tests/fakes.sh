@@ -84,6 +84,7 @@ cat >"$PROJ/scripts/guest-initramfs.sh" <<'FAKE_INITRAMFS'
 set -euo pipefail
 mkdir -p "$BUILD_DIR/guest/$1"
 touch "$BUILD_DIR/guest/$1/initramfs.cpio.gz"
+echo "$BUILD_DIR/guest/$1/initramfs.cpio.gz"
 FAKE_INITRAMFS
 chmod +x "$FAKE"/bin/* "$PROJ/scripts/kernel-build.sh" "$PROJ/scripts/guest-initramfs.sh"
 PATH=$FAKE/bin:$PATH

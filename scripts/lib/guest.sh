@@ -7,8 +7,9 @@
 # build_guests ARCH SUFFIX "VARIANTS" [KERNEL_BUILD_ARG...]: build the
 # kernel of each variant (VARIANT+SUFFIX, e.g. +diag) and the initramfs
 # of ARCH, all before any guest boots: no guest may run while a build
-# does. Sets GUEST_IMAGE[ARCH-VARIANT].
-declare -A GUEST_IMAGE
+# does. Sets GUEST_IMAGE[ARCH-VARIANT] and GUEST_INITRAMFS[ARCH], the
+# paths the builds print.
+declare -A GUEST_IMAGE GUEST_INITRAMFS
 build_guests() {
 	local arch=$1 suffix=$2 variants=$3 v
 	shift 3
@@ -17,7 +18,7 @@ build_guests() {
 	done
 	# A build like the kernels': alone on the machine, and never two at
 	# once into the same build/guest/ARCH (two tools may start together).
-	with_machine_lock "$SCRIPTS_DIR/guest-initramfs.sh" "$arch" >/dev/null
+	GUEST_INITRAMFS[$arch]=$(with_machine_lock "$SCRIPTS_DIR/guest-initramfs.sh" "$arch")
 }
 
 # Cross compiler prefix and kernel image of an arch.
@@ -56,7 +57,7 @@ boot_interleaved() {
 			log "$name boot $b/$boots: $arch${topology:+ $topology} $v"
 			console=$(console_log "$out" "$arch" "$topology" "$v" "$b")
 			"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"$BUILD_DIR/guest/$arch/initramfs.cpio.gz" "$console" 2>"$console.boot-error" ||
+				"${GUEST_INITRAMFS[$arch]}" "$console" 2>"$console.boot-error" ||
 				log "boot failed: $(tail -n 1 "$console.boot-error")"
 		done
 	done
