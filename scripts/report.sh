@@ -26,7 +26,7 @@ anything is:
   - a regressed kernel that does not separate from the reference kernel
     at all (its remote % and idle % within the selftest's margins of the
     reference's): the defect did not reproduce on this host, which is
-    said with the guest's fork rate (see README, "Slow hosts").
+    said with the guest's fork rate (see Documentation/harness.md, "Slow hosts").
 Boots run with -s (figures only) are not judged.
 USAGE
 }
@@ -115,7 +115,7 @@ main() {
 						"remote children (%.2f %%) and idle (%.2f %%) are within the selftest's " \
 						"margins (%s and %s points) of the reference kernel's (%.2f %%, %.2f %%); " \
 						"guest fork rate %.0f forks/s per vCPU (reference %.0f); the selftest " \
-						"passed it on %d of %d boots; see README, \"Slow hosts\"",
+						"passed it on %d of %d boots; see Documentation/harness.md, \"Slow hosts\"",
 						k[1], k[2], stat(key, "remote"), stat(key, "idle"),
 						remote_margin, idle_margin, stat(ref, "remote"), stat(ref, "idle"),
 						stat(key, "loops") / vcpus, stat(ref, "loops") / vcpus, bad, boots[key]))
