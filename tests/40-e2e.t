@@ -11,15 +11,16 @@
 . "$(dirname "$0")/lib.sh"
 plan 16
 
-declare -A IMAGE
+declare -A IMAGE INITRAMFS
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
 for v in reference regressed fixed; do
 	check "x86_64 $v kernel builds" build "$v"
 done
-check "x86_64 initramfs builds" "$SCRIPTS_DIR/guest-initramfs.sh" x86_64
+initramfs() { INITRAMFS[$1]=$("$SCRIPTS_DIR/guest-initramfs.sh" "$1"); }
+check "x86_64 initramfs builds" initramfs x86_64
 arm64_build() { IMAGE[arm64-fixed]=$("$SCRIPTS_DIR/kernel-build.sh" arm64 fixed); }
 check "arm64 fixed kernel builds" arm64_build
-check "arm64 initramfs builds" "$SCRIPTS_DIR/guest-initramfs.sh" arm64
+check "arm64 initramfs builds" initramfs arm64
 
 # verdict ARCH KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
 verdict() {
@@ -27,7 +28,7 @@ verdict() {
 	image=${IMAGE[$kernel]}
 	[ "$arch" = x86_64 ] || image=${IMAGE[$arch-$kernel]}
 	"$SCRIPTS_DIR/guest-boot.sh" "$arch" "$image" \
-		"$PROJECT_DIR/build/guest/$arch/initramfs.cpio.gz" "$log" || return 1
+		"${INITRAMFS[$arch]}" "$log" || return 1
 	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" cores "$kernel" 1)
 	grep -E 'summary|ok' "$log"
 	echo "verdict: $got"
@@ -42,7 +43,7 @@ check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok
 guest_cleanup() {
 	local log=$TEST_TMP/cleanup.log
 	"$SCRIPTS_DIR/guest-boot.sh" --job cleanup x86_64 "${IMAGE[fixed]}" \
-		"$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" "$log" || return 1
+		"${INITRAMFS[x86_64]}" "$log" || return 1
 	grep '^@@@ cleanup' "$log"
 	[ "$(grep -c '^@@@ cleanup ok' "$log")" -eq 4 ] && ! grep -q '^@@@ cleanup not ok' "$log"
 }
@@ -73,7 +74,7 @@ check "a guest that hangs: clear error after the timeout, console log kept" hang
 # A real WARN() (LKDTM) after which the job still ends normally.
 splat() {
 	fails_with 1 "kernel splat: .*; console: $TEST_TMP/splat.log" "$SCRIPTS_DIR/guest-boot.sh" \
-		--job splat x86_64 "${IMAGE[fixed]}" "$PROJECT_DIR/build/guest/x86_64/initramfs.cpio.gz" \
+		--job splat x86_64 "${IMAGE[fixed]}" "${INITRAMFS[x86_64]}" \
 		"$TEST_TMP/splat.log" &&
 		grep -q 'WARNING: .*lkdtm' "$TEST_TMP/splat.log" && grep -q '^@@@ guest-end' "$TEST_TMP/splat.log" &&
 		[ "$("$SCRIPTS_DIR/parse-console.sh" --verdict "$TEST_TMP/splat.log" x86_64 cores fixed 1)" = \
