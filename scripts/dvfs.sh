@@ -127,10 +127,10 @@ main() {
 
 # dvfs_rows PREFIX LOG SECONDS DIR: one boot's validation and load rows.
 dvfs_rows() {
-	# guest-boot.sh's reason for a failed boot (splat, panic, hang), as
-	# tap_boot_rows reads it: a boot can die with its job done.
+	# guest-boot.sh's reason for a failed boot (splat, panic, hang): a
+	# boot can die with its job done.
 	local boot_error
-	boot_error=$(grep -m1 '^error: ' "$2.boot-error" 2>/dev/null || true)
+	boot_error=$(boot_failed "$2" || true)
 	tr -d '\r' <"$2" | awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
 		-v validation="$4/validation.csv" -v bench="$4/bench.csv" '
 		function val(k,   i, kv) {

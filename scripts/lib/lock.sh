@@ -10,20 +10,17 @@
 # ignore it in every function CMD calls), so a shell function CMD stops
 # at its first failing command and cannot set the caller's variables.
 with_machine_lock() {
-	local rc=0
-	if [ -n "${FORK_REGRESSION_LOCKED:-}" ]; then
-		"$@" <&0 &
-		wait "$!" || rc=$?
-		return "$rc"
-	fi
-	exec {lock_fd}>>"$MACHINE_LOCK"
-	if ! flock -n "$lock_fd"; then
-		log "waiting for the machine lock $MACHINE_LOCK (a build or guest runs)"
-		flock "$lock_fd"
+	local rc=0 held=${FORK_REGRESSION_LOCKED:-}
+	if [ -z "$held" ]; then
+		exec {lock_fd}>>"$MACHINE_LOCK"
+		if ! flock -n "$lock_fd"; then
+			log "waiting for the machine lock $MACHINE_LOCK (a build or guest runs)"
+			flock "$lock_fd"
+		fi
 	fi
 	FORK_REGRESSION_LOCKED=1 "$@" <&0 &
 	wait "$!" || rc=$?
-	exec {lock_fd}>&-
+	[ -n "$held" ] || exec {lock_fd}>&-
 	return "$rc"
 }
 
