@@ -15,11 +15,58 @@ successfully ("o PATH"), as it goes, so that a later step of COMMAND can
 read what the earlier steps used. The environment variable
 FORK_REGRESSION_DEPS_TRACE names FILE inside COMMAND. Exits with
 COMMAND's status.
+
+A command that COMMAND runs through run_untraced (scripts/lib/trace.sh)
+runs outside strace's tree, in a server started before strace, under a
+strace of its own that records only the programs it executes: the
+compile of a kernel, whose opens of the tree's own headers would take
+most of the time. kernel-build.sh runs the steps before it (configure,
+make prepare scripts: kconfig, objtool, dtc, asm-offsets, which open what
+they need of the system) traced in full.
 USAGE
 }
 
+# trace_args OUT [open]: the strace arguments (NUL-separated) that append
+# to OUT what the traced processes execute and, with open, what they open.
+# --seccomp-bpf stops only at the traced calls. An <unfinished ...> line
+# may name a path whose open then failed: check-deps.sh drops paths that
+# do not exist.
+trace_args() {
+	local out=$1 calls=execve,execveat
+	[ $# -lt 2 ] || calls=$calls,open,openat
+	printf '%s\0' -f --seccomp-bpf -qq -z -e signal=none -e "trace=$calls" \
+		-o "|awk -v out=$(printf '%q' "$out") -f $(printf '%q' "$SCRIPTS_DIR/deps-trace.awk")"
+}
+
+# serve_request REQUEST OUT: run the command run_untraced wrote into
+# REQUEST, as it asked, tracing only what it executes into OUT (nothing
+# when OUT is empty), and leave its status in REQUEST/status.
+serve_request() {
+	local request=$1 out=$2 client rc=0 argv envs tracer=()
+	client=$(cat "$request/client")
+	mapfile -d '' -t argv <"$request/argv"
+	mapfile -d '' -t envs <"$request/env"
+	[ -z "$out" ] || { mapfile -d '' -t tracer < <(trace_args "$out"); tracer=(strace "${tracer[@]}" --); }
+	(cd "$(cat "$request/cwd")" && exec env -i "${envs[@]}" "${tracer[@]}" "${argv[@]}") \
+		</dev/null >>"/proc/$client/fd/1" 2>>"/proc/$client/fd/2" || rc=$?
+	echo "$rc" >"$request/status.new"
+	mv "$request/status.new" "$request/status"
+}
+
+# serve_untraced DIR OUT: serve the requests written to DIR/requests,
+# each in a process of its own, until killed. Started before strace, so
+# nothing it runs is below strace.
+serve_untraced() {
+	local dir=$1 out=$2 request
+	echo "$BASHPID" >"$dir/server"
+	exec 3<>"$dir/requests"
+	while IFS= read -r request <&3; do
+		serve_request "$request" "$out" &
+	done
+}
+
 main() {
-	local out=""
+	local out="" server rc=0 args
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -34,12 +81,20 @@ main() {
 	mkdir -p "$(dirname "$out")"
 	out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 	: >"$out"
-	# --seccomp-bpf stops only at the traced calls, so a kernel build
-	# runs at nearly full speed. An <unfinished ...> line may name a path
-	# whose open then failed: check-deps.sh drops paths that do not exist.
-	FORK_REGRESSION_DEPS_TRACE=$out exec strace -f --seccomp-bpf -qq -z -e signal=none \
-		-e trace=execve,execveat,open,openat \
-		-o "|awk -v out=$(printf '%q' "$out") -f $(printf '%q' "$SCRIPTS_DIR/deps-trace.awk")" "$@"
+	server=$(mktemp -d "${TMPDIR:-/tmp}/deps-trace.XXXXXX")
+	# shellcheck disable=SC2064 # this server's directory, now
+	trap "rm -rf '$server'" EXIT
+	mkfifo "$server/requests"
+	# Its own messages (a job killed by a signal) would land in the
+	# middle of COMMAND's output.
+	serve_untraced "$server" "$out" 2>/dev/null &
+	until [ -s "$server/server" ]; do sleep 0.1; done
+	mapfile -d '' -t args < <(trace_args "$out" open)
+	FORK_REGRESSION_DEPS_TRACE=$out FORK_REGRESSION_UNTRACED=$server \
+		strace "${args[@]}" "$@" || rc=$?
+	kill "$(cat "$server/server")" 2>/dev/null || true
+	return "$rc"
 }
 
-main "$@"
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

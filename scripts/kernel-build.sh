@@ -114,7 +114,19 @@ configure_and_make() {
 	local arch=$1 variant=$2 wt=$3 out=$4 target=$5 suffix=$6
 	configure "$arch" "$wt" "$out"
 	log "building $arch $variant $target${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
-	if ! make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target" >>"$out/build.log" 2>&1; then
+	if ! {
+		# Under scripts/deps-trace.sh (make check) the host programs
+		# and the prepare stage (kconfig, objtool, dtc, asm-offsets:
+		# what opens the system's headers, libraries and the
+		# compiler's own headers) run traced in full; the compile of
+		# the kernel, which opens the tree's own headers, hundreds a
+		# file, runs untraced but for the programs it executes (see
+		# scripts/lib/trace.sh).
+		if [ -n "${FORK_REGRESSION_UNTRACED:-}" ]; then
+			make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
+		fi
+		run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target"
+	} >>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		die "$arch $variant build failed; full log: $out/build.log"
 	fi

@@ -11,6 +11,10 @@
 #              (after the series its prerequisites file names)
 #   bugfix     the base plus patches/mainline-fixes/ alone
 #   kselftest  the base with selftests/sched/ of this project copied in
+#
+# Under make check, the commands that read or write every file of a tree
+# (tar, git add, checkout, am) run through run_untraced: they open the
+# tree's own files, which strace would stop at one by one.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -34,7 +38,7 @@ usage() {
 usage: $(basename "$0") [--help] VARIANT
 
 Print the path of the kernel worktree for VARIANT (one of: $VARIANTS,
-or kselftest), creating it under \$BUILD_DIR/kernels/ (default
+kselftest or series), creating it under \$BUILD_DIR/kernels/ (default
 build/kernels/) first. VARIANT+diag is that tree plus
 $(basename "$DIAGNOSTICS") (counters in /sys/kernel/debug/fork_diag;
 never for merging); VARIANT+dvfs is that tree plus
@@ -64,6 +68,10 @@ guests, 6.12 and later; never for merging).
   V+alt-X     variant V's tree plus that patch (reference+alt-B)
   kselftest   the base with this project's selftests/sched/ copied in:
               where the selftest is built from, whatever the series holds
+  series      the base as it is (its base tag), checked out afresh on
+              every call: where make-series.sh applies a series to make
+              its mail (a worktree kept, so that a checkout rewrites only
+              the files the last series changed)
 
 Every variant's base is the tree as it is, plus, only where the tree
 needs it, upstream's fix of print_cfs_rq() calling avg_vruntime()
@@ -160,12 +168,15 @@ source_repo() {
 			# shellcheck disable=SC2064 # this tree's name, now
 			trap "rm -rf '$tmp'" EXIT
 			mkdir -p "$tmp"
-			tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
+			run_untraced tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
 			log "making $repo a git repository"
 			# Debian's top-level .gitignore ignores everything (/*): add -f.
 			git -C "$tmp" init -q -b source
-			git -C "$tmp" add -f -A .
-			git "${GIT_ID[@]}" -C "$tmp" commit -q -m "Debian linux-source-6.12 $version"
+			# Its 80000 objects stay loose: no git command run in
+			# its worktrees (git am of a test) may start a repack.
+			git -C "$tmp" config gc.auto 0
+			run_untraced git -C "$tmp" add -f -A .
+			run_untraced git "${GIT_ID[@]}" -C "$tmp" commit -q -m "Debian linux-source-6.12 $version"
 			git -C "$tmp" tag base
 			mv "$tmp" "$repo"
 			trap - EXIT
@@ -283,13 +294,13 @@ prepare_worktree() {
 	wt=$(cd "$(dirname "$wt")" && pwd)/$variant
 	if [ ! -d "$wt" ]; then
 		git -C "$repo" worktree prune
-		git "${GIT_ID[@]}" -C "$repo" worktree add -q --detach "$wt" "$parent"
+		run_untraced git "${GIT_ID[@]}" -C "$repo" worktree add -q --detach "$wt" "$parent"
 	fi
 	if [ "$(cat "$wt/.variant-stamp" 2>/dev/null)" != "$stamp" ]; then
 		log "preparing the $variant tree in $wt"
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent"
-		if [ $# -gt 0 ] && ! git "${GIT_ID[@]}" -C "$wt" am -q "$@" >"$wt.am.log" 2>&1; then
+		run_untraced git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent"
+		if [ $# -gt 0 ] && ! run_untraced git "${GIT_ID[@]}" -C "$wt" am -q "$@" >"$wt.am.log" 2>&1; then
 			git -C "$wt" am --abort >/dev/null 2>&1 || true
 			git "${GIT_ID[@]}" -C "$wt" checkout -q --detach "$parent"
 			rm -f "$wt/.variant-stamp"
@@ -308,9 +319,9 @@ commit_in_worktree() {
 	shift 4
 	[ "$(cat "$wt/.commit-stamp" 2>/dev/null)" != "$stamp" ] || return 0
 	rm -f "$wt/.commit-stamp"
-	git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent" || return 1
+	run_untraced git "${GIT_ID[@]}" -C "$wt" checkout -q -f --detach "$parent" || return 1
 	(cd "$wt" && "$@") || return 1
-	git -C "$wt" add -A . || return 1
+	run_untraced git -C "$wt" add -A . || return 1
 	git "${GIT_ID[@]}" -C "$wt" commit -q -m "$message" || return 1
 	echo "$stamp" >"$wt/.commit-stamp"
 }
@@ -418,6 +429,11 @@ variant_tree() {
 		stamp="$parent-$(sha256sum <"$dir" | cut -c1-16)"
 		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
 		;;
+	series)
+		# The tree as it is, whatever measured_base adds, afresh.
+		base=$(git -C "$repo" rev-parse 'refs/tags/base^{commit}')
+		prepare_worktree "$repo" series "$base" "$base-$(date +%s%N)"
+		;;
 	kselftest)
 		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore |
 			sha256sum | cut -c1-16)"
@@ -435,7 +451,7 @@ main() {
 	"") usage >&2; exit 2 ;;
 	esac
 	[ $# -eq 1 ] || usage_error "one variant expected, got: $*"
-	[ "$1" = kselftest ] || check_variant "$1"
+	case "$1" in kselftest | series) ;; *) check_variant "$1" ;; esac
 	need_cmds git tar sha256sum
 	# Under the machine lock: two tools that start together would
 	# otherwise make the same worktree at once.

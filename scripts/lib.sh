@@ -34,3 +34,5 @@ MACHINE_LOCK=${FORK_REGRESSION_LOCK:-/tmp/fork-regression.machine.lock}
 . "$SCRIPTS_DIR/lib/guest.sh"
 # shellcheck source=lib/tap.sh
 . "$SCRIPTS_DIR/lib/tap.sh"
+# shellcheck source=lib/trace.sh
+. "$SCRIPTS_DIR/lib/trace.sh"

@@ -12,7 +12,7 @@
 # that failed, and make clean, which must keep results/.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -101,6 +101,44 @@ for sig in INT TERM HUP; do
 		interrupt "$sig" make real_build
 done
 
+# The compile of a kernel under make check runs in scripts/deps-trace.sh's
+# untraced server (scripts/lib/trace.sh), outside the script's process
+# tree and group: a signal must stop it there too, its status must come
+# back, and its output must reach build.log. The server here records
+# nothing (no strace within make check's strace).
+SERVER=$TEST_TMP/untraced
+mkdir -p "$SERVER"
+mkfifo "$SERVER/requests"
+# shellcheck disable=SC2016 # for the inner shell
+bash -c '. "$1" && serve_untraced "$2" ""' server "$PROJ/scripts/deps-trace.sh" "$SERVER" 2>/dev/null &
+until [ -s "$SERVER/server" ]; do sleep 0.1; done
+# A configured build directory, so that the build goes straight to the
+# compile.
+configured() {
+	local out=$TEST_TMP/worktree/out-x86_64
+	mkdir -p "$out"
+	: >"$out/.config"
+	cat "$PROJ/scripts/config/common.config" "$PROJ/scripts/config/x86_64.config" \
+		"$PROJ/selftests/sched/config" | sha256sum | cut -c1-16 >"$out/.fragments-sha"
+}
+untraced_build() {
+	configured
+	FORK_REGRESSION_UNTRACED=$SERVER FAKE_MAKE=compile-hangs real_build
+}
+for sig in INT TERM; do
+	check "SIG$sig during the untraced compile (make check) stops make in the server, lock free" \
+		interrupt "$sig" make untraced_build
+done
+untraced_fails() {
+	cp "$PROJ/scripts/kernel-tree.sh.fake" "$PROJ/scripts/kernel-tree.sh"
+	chmod +x "$PROJ/scripts/kernel-tree.sh"
+	configured
+	FORK_REGRESSION_UNTRACED=$SERVER FAKE_MAKE=compile-fails \
+		fails_with 1 "^error: x86_64 reference build failed" "$PROJ/scripts/real-kernel-build.sh" x86_64 reference &&
+		grep -q '^fake make: \*\*\* \[-C .* bzImage\] Error 2$' "$TEST_TMP/worktree/out-x86_64/build.log"
+}
+check "an untraced compile that fails: its status and output come back" untraced_fails
+
 clone_tree() {
 	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"
 	KERNEL_SRC=$SRC exec "$PROJ/scripts/kernel-tree.sh" reference
@@ -177,4 +215,5 @@ make_clean() {
 }
 check "make clean keeps results/, make distclean says it removes them" make_clean
 
+kill "$(cat "$SERVER/server")"
 exit "$TEST_FAILED"

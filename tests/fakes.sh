@@ -11,7 +11,8 @@
 #   replay      write the console log recorded under the same name in the
 #               first directory of FAKE_REPLAY ("DIR...") that has it:
 #               a recorded run, replayed boot by boot
-# make's FAKE_MAKE: hang (sleep as a build does) or fail.
+# make's FAKE_MAKE: hang (sleep as a build does) or fail; compile-hangs
+# and compile-fails do so only in the compile, after make prepare scripts.
 PROJ=$TEST_TMP/project
 FAKE=$TEST_TMP/fake
 mkdir -p "$PROJ" "$FAKE/bin"
@@ -46,10 +47,14 @@ FAKE_QEMU
 for q in x86_64 aarch64 i386 arm; do ln -s qemu "$FAKE/bin/qemu-system-$q"; done
 cat >"$FAKE/bin/make" <<'FAKE_MAKE'
 #!/bin/bash
+# compile-*: the steps before the compile (make prepare scripts) pass.
+case "${FAKE_MAKE:-hang}" in
+compile-*) case " $* " in *" prepare scripts "*) exit 0 ;; esac ;;
+esac
 echo $$ >>"$FAKE_DIR/make.pids"
 case "${FAKE_MAKE:-hang}" in
-hang) exec sleep 600 ;;
-fail) echo "fake make: *** [tinyconfig] Error 2" >&2; exit 2 ;;
+hang | compile-hangs) exec sleep 600 ;;
+fail | compile-fails) echo "fake make: *** [$*] Error 2" >&2; exit 2 ;;
 esac
 FAKE_MAKE
 cat >"$FAKE/bin/git" <<'FAKE_GIT'

@@ -1,0 +1,37 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+# The untraced side door of scripts/deps-trace.sh: a command that would
+# cost make check most of its time under strace runs outside it, with
+# only the programs it executes recorded.
+# Sourced by scripts/lib.sh, never run.
+
+# run_untraced CMD...: run the program CMD (not a shell function) and
+# return its status. Under scripts/deps-trace.sh (FORK_REGRESSION_UNTRACED
+# names its server's directory) CMD runs outside the traced tree, in the
+# server that deps-trace.sh started before strace: with this shell's
+# environment, directory, stdout and stderr, stdin /dev/null, its
+# executed programs appended to the trace and its opened files not
+# (strace stops a process at every open it traces: a kernel compile
+# opens hundreds of the tree's headers per file and took 2.3 to 3.5
+# times as long). CMD's processes carry this run's FORK_REGRESSION_RUNS,
+# so a signal stops them as it stops the rest of the run.
+run_untraced() {
+	local dir=${FORK_REGRESSION_UNTRACED:-} request rc
+	if [ -z "$dir" ]; then
+		"$@"
+		return
+	fi
+	if [ ! -p "$dir/requests" ] || ! kill -0 "$(cat "$dir/server" 2>/dev/null)" 2>/dev/null; then
+		die "FORK_REGRESSION_UNTRACED=$dir: no scripts/deps-trace.sh server there"
+	fi
+	request=$(mktemp -d "$dir/request.XXXXXX")
+	printf '%s\0' "$@" >"$request/argv"
+	env -0 >"$request/env"
+	printf '%s' "$PWD" >"$request/cwd"
+	echo "$BASHPID" >"$request/client"
+	echo "$request" >"$dir/requests"
+	until [ -f "$request/status" ]; do sleep 0.2; done
+	rc=$(cat "$request/status")
+	rm -rf "$request"
+	return "$rc"
+}
