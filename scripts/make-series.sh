@@ -92,11 +92,16 @@ main() {
 
 	SERIES_TMP=$(mktemp -d)
 	tmp=$SERIES_TMP
-	wt=$tmp/worktree
-	SERIES_REPO=$fixed
-	trap 'git -C "$SERIES_REPO" worktree remove --force "$SERIES_TMP/worktree" >/dev/null 2>&1 || true
-		rm -rf "$SERIES_TMP"' EXIT
-	git -C "$fixed" worktree add -q --detach "$wt" "$parent"
+	trap 'rm -rf "$SERIES_TMP"' EXIT
+	# kernel-tree.sh's series worktree, the base checked out afresh
+	# (a new worktree would write the whole tree each time): one
+	# make-series.sh at a time applies patches there.
+	mkdir -p "$BUILD_DIR"
+	exec {series_lock}>>"$BUILD_DIR/series.lock"
+	flock "$series_lock"
+	wt=$("$SCRIPTS_DIR/kernel-tree.sh" series)
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$parent" ] ||
+		die "the series worktree $wt is not at the base $parent"
 	# The series named in DIR/prerequisites go first, as they are; the
 	# cover letter lists them as prerequisite-patch-id.
 	series_prerequisites "$dir"

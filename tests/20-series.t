@@ -113,7 +113,7 @@ check "Debian's 6.12 tree takes patches/6.12.y, and it applies with git am" appl
 applies_as_is() {
 	local wt=$TEST_TMP/as-is patches rc
 	mapfile -t patches < <(patches_of "$PATCHES/6.12.y")
-	git -C "$FIXED" worktree add -q --detach "$wt" 'refs/tags/base^{commit}' &&
+	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "${patches[@]}" &&
 		git -C "$wt" -c user.name=t -c user.email=t@t am -q "${patches[@]}"
 	rc=$?
 	git -C "$FIXED" worktree remove --force "$wt"
@@ -156,6 +156,31 @@ snippet_in_series() {
 }
 check "MAINTAINERS-snippet is the hunk of the mainline MAINTAINERS patch" snippet_in_series
 
+# fake_tree DIR VERSION PATCHLEVEL [all [VARIANT]]: a small stand-in for
+# a user's tree, in seconds where a kernel tree's checkout takes half a
+# minute: Debian's core.c (all: the whole of kernel/sched/, which the
+# stable series apply to; VARIANT's, default reference, e.g. regressed
+# for a tree with the fast path) in a repository whose Makefile says
+# VERSION.PATCHLEVEL, with one file whose object is gone (as in snapshots
+# that lack their largest files).
+fake_tree() {
+	local dir=$1 version=$2 patchlevel=$3 blob sched
+	sched=$("$SCRIPTS_DIR/kernel-tree.sh" "${5:-reference}")/kernel/sched
+	mkdir -p "$dir/kernel/sched" "$dir/drivers/big"
+	if [ "${4:-}" = all ]; then
+		cp "$sched"/* "$dir/kernel/sched/"
+	else
+		cp "$sched/core.c" "$dir/kernel/sched/core.c"
+	fi
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 5\n' "$version" "$patchlevel" >"$dir/Makefile"
+	echo "a blob this repository lacks" >"$dir/drivers/big/regs.h"
+	git -C "$dir" init -q
+	git -C "$dir" add -A
+	git -C "$dir" -c user.name=t -c user.email=t@t commit -q -m "v$version.$patchlevel.5"
+	blob=$(git -C "$dir" rev-parse HEAD:drivers/big/regs.h)
+	rm "$dir/.git/objects/${blob:0:2}/${blob:2}"
+}
+
 broken_series() {
 	local proj=$TEST_TMP/project
 	mkdir -p "$proj/patches/6.12.y"
@@ -163,7 +188,8 @@ broken_series() {
 	# The first line the fix takes out is one no tree has.
 	sed '0,/^-\t/s/^-\t/-\tno_such_line_/' "$PATCHES"/6.12.y/0001-*.patch \
 		>"$proj/patches/6.12.y/0001-broken.patch"
-	BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$(git -C "$FIXED" rev-parse --path-format=absolute --git-common-dir)/.. \
+	fake_tree "$TEST_TMP/broken-base" 6 12 all
+	BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$TEST_TMP/broken-base \
 		fails_with 1 "patches/6.12.y/0001-broken.patch does not apply onto fixed's base" \
 		"$proj/scripts/kernel-tree.sh" fixed
 }
@@ -173,32 +199,15 @@ check "a series that does not apply names itself and the base it expects" broken
 # regressed kernel as it is; its reference must revert the fast path to
 # exactly what Debian's tree (which has the revert) holds.
 user_tree_with_fast_path() {
-	local user=$TEST_TMP/linux regressed reference
-	regressed=$("$SCRIPTS_DIR/kernel-tree.sh" regressed)
-	git clone -q --shared --no-checkout "$(git -C "$regressed" rev-parse --path-format=absolute --git-common-dir)" "$user"
-	git -C "$user" -c advice.detachedHead=false checkout -q "$(git -C "$regressed" rev-parse HEAD)"
+	local user=$TEST_TMP/linux reference
+	fake_tree "$user" 6 12 all regressed
 	reference=$(BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$user "$SCRIPTS_DIR/kernel-tree.sh" reference)
 	cmp "$reference/kernel/sched/core.c" "$("$SCRIPTS_DIR/kernel-tree.sh" reference)/kernel/sched/core.c" &&
-		[ -z "$(git -C "$user" status --porcelain)" ]
+		[ -z "$(git -C "$user" status --porcelain)" ] &&
+		[ "$(git -C "$user" worktree list --porcelain | grep -c '^worktree ')" -eq 1 ]
 }
 check "KERNEL_SRC with the fast path: reference reverts it exactly, user tree untouched" \
 	user_tree_with_fast_path
-
-# A small stand-in for a user's tree: Debian's core.c in a repository
-# whose Makefile says VERSION.PATCHLEVEL, with one file whose object is
-# gone (as in snapshots that lack their largest files).
-fake_tree() {
-	local dir=$1 version=$2 patchlevel=$3 blob
-	mkdir -p "$dir/kernel/sched" "$dir/drivers/big"
-	cp "$("$SCRIPTS_DIR/kernel-tree.sh" reference)/kernel/sched/core.c" "$dir/kernel/sched/core.c"
-	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 5\n' "$version" "$patchlevel" >"$dir/Makefile"
-	echo "a blob this repository lacks" >"$dir/drivers/big/regs.h"
-	git -C "$dir" init -q
-	git -C "$dir" add -A
-	git -C "$dir" -c user.name=t -c user.email=t@t commit -q -m "v$version.$patchlevel.5"
-	blob=$(git -C "$dir" rev-parse HEAD:drivers/big/regs.h)
-	rm "$dir/.git/objects/${blob:0:2}/${blob:2}"
-}
 
 missing_blobs() {
 	local user=$TEST_TMP/snapshot wt

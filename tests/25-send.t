@@ -15,8 +15,9 @@ PROJ=$TEST_TMP/project
 mkdir -p "$PROJ/patches"
 cp -r "$SCRIPTS_DIR" "$PROJ/"
 cp -r "$PROJECT_DIR/patches/6.12.y" "$PROJ/patches/"
-# The base repository of Debian's tree, as tests/20 uses it: worktrees
-# of it are cheap; BUILD_DIR keeps them out of the project's build/.
+# The base repository of Debian's tree, as tests/20 uses it; BUILD_DIR
+# keeps the copy's trees (its fixed tree, then with a changed patch, and
+# the series worktree) out of the project's build/.
 FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
 BASE_REPO=$(git -C "$FIXED" rev-parse --path-format=absolute --git-common-dir)/..
 export BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$BASE_REPO
@@ -61,7 +62,7 @@ check "the dry run shows every message from the runner, to stable@ and no placeh
 
 only_the_runner() {
 	local wt=$TEST_TMP/am rc=0 c
-	git -C "$FIXED" worktree add -q --detach "$wt" 'refs/tags/base^{commit}'
+	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "$OUT"/0[0-9][0-9][1-9]-*.patch || return 1
 	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$OUT"/0[0-9][0-9][1-9]-*.patch || rc=1
 	[ -n "$(git -C "$wt" rev-list 'refs/tags/base..HEAD')" ] || rc=1
 	for c in $(git -C "$wt" rev-list 'refs/tags/base..HEAD'); do

@@ -48,3 +48,16 @@ fails_with() {
 
 TEST_TMP=$(mktemp -d)
 trap 'rm -rf "$TEST_TMP"' EXIT
+
+# sparse_worktree REPO DIR COMMIT PATCH...: a worktree of REPO at COMMIT
+# in DIR with only the files the patches touch checked out, where git am
+# of them works as in a full one, in a second instead of a kernel tree's
+# half minute. Remove it with git -C REPO worktree remove --force DIR.
+sparse_worktree() {
+	local repo=$1 dir=$2 commit=$3 paths
+	shift 3
+	mapfile -t paths < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|/\1|p' "$@" | sort -u)
+	git -C "$repo" worktree add -q --no-checkout --detach "$dir" "$commit" &&
+		git -C "$dir" sparse-checkout set --no-cone "${paths[@]}" &&
+		git -C "$dir" checkout -q
+}
