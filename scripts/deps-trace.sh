@@ -40,14 +40,15 @@ trace_args() {
 
 # serve_request REQUEST OUT: run the command run_untraced wrote into
 # REQUEST, as it asked, tracing only what it executes into OUT (nothing
-# when OUT is empty), and leave its status in REQUEST/status.
+# when OUT is empty), and leave its status in REQUEST/status. INT and
+# HUP as the traced command has them (see main).
 serve_request() {
 	local request=$1 out=$2 client rc=0 argv envs tracer=()
 	client=$(cat "$request/client")
 	mapfile -d '' -t argv <"$request/argv"
 	mapfile -d '' -t envs <"$request/env"
 	[ -z "$out" ] || { mapfile -d '' -t tracer < <(trace_args "$out"); tracer=(strace "${tracer[@]}" --); }
-	(cd "$(cat "$request/cwd")" && exec env -i "${envs[@]}" "${tracer[@]}" "${argv[@]}") \
+	(cd "$(cat "$request/cwd")" && exec env -i --default-signal=INT,HUP "${envs[@]}" "${tracer[@]}" "${argv[@]}") \
 		</dev/null >>"/proc/$client/fd/1" 2>>"/proc/$client/fd/2" || rc=$?
 	echo "$rc" >"$request/status.new"
 	mv "$request/status.new" "$request/status"
@@ -90,8 +91,11 @@ main() {
 	serve_untraced "$server" "$out" 2>/dev/null &
 	until [ -s "$server/server" ]; do sleep 0.1; done
 	mapfile -d '' -t args < <(trace_args "$out" open)
+	# COMMAND gets INT and HUP as a terminal gives them, not ignored as
+	# run_main's main has them (ignored signals are inherited through
+	# exec, and a shell cannot trap a signal it started with ignored).
 	FORK_REGRESSION_DEPS_TRACE=$out FORK_REGRESSION_UNTRACED=$server \
-		strace "${args[@]}" "$@" || rc=$?
+		env --default-signal=INT,HUP strace "${args[@]}" "$@" || rc=$?
 	kill "$(cat "$server/server")" 2>/dev/null || true
 	return "$rc"
 }
