@@ -169,6 +169,14 @@ main() {
 	mkdir -p "$out"
 	KARCH=$arch
 	[ "$arch" != x86_64 ] || KARCH=x86_64
+	# ccache's depend mode takes a miss's include files from the
+	# compiler's own -MMD output, which Kbuild asks for, instead of
+	# running the preprocessor once more: a cold x86_64 build took
+	# 3 min 52 s instead of 4 min 45 s (2026-12-04), hits across the
+	# variants' worktrees as before. What -MMD leaves out, system
+	# headers, a kernel build does not include (-nostdinc); a new
+	# compiler changes the compiler's mtime, which ccache checks.
+	[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 	MAKE_ARGS=(ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc"
 		KBUILD_BUILD_TIMESTAMP=2025-02-05 KBUILD_BUILD_USER=fork-regression
 		KBUILD_BUILD_HOST=qemu ${W:+W=$W})

@@ -156,6 +156,16 @@ snippet_in_series() {
 }
 check "MAINTAINERS-snippet is the hunk of the mainline MAINTAINERS patch" snippet_in_series
 
+# variant_commit VARIANT: the commit of Debian's reference (the base tag:
+# Debian has the revert, and the harness's own fix on top of it is not in
+# kernel/sched/core.c) or regressed tree, without a checkout of its own.
+variant_commit() {
+	case "$1" in
+	reference) echo 'refs/tags/base^{commit}' ;;
+	*) git -C "$("$SCRIPTS_DIR/kernel-tree.sh" "$1")" rev-parse HEAD ;;
+	esac
+}
+
 # fake_tree DIR VERSION PATCHLEVEL [all [VARIANT]]: a small stand-in for
 # a user's tree, in seconds where a kernel tree's checkout takes half a
 # minute: Debian's core.c (all: the whole of kernel/sched/, which the
@@ -164,13 +174,13 @@ check "MAINTAINERS-snippet is the hunk of the mainline MAINTAINERS patch" snippe
 # VERSION.PATCHLEVEL, with one file whose object is gone (as in snapshots
 # that lack their largest files).
 fake_tree() {
-	local dir=$1 version=$2 patchlevel=$3 blob sched
-	sched=$("$SCRIPTS_DIR/kernel-tree.sh" "${5:-reference}")/kernel/sched
+	local dir=$1 version=$2 patchlevel=$3 blob commit
+	commit=$(variant_commit "${5:-reference}")
 	mkdir -p "$dir/kernel/sched" "$dir/drivers/big"
 	if [ "${4:-}" = all ]; then
-		cp "$sched"/* "$dir/kernel/sched/"
+		git -C "$FIXED" archive "$commit" kernel/sched | tar -x -C "$dir"
 	else
-		cp "$sched/core.c" "$dir/kernel/sched/core.c"
+		git -C "$FIXED" show "$commit:kernel/sched/core.c" >"$dir/kernel/sched/core.c"
 	fi
 	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 5\n' "$version" "$patchlevel" >"$dir/Makefile"
 	echo "a blob this repository lacks" >"$dir/drivers/big/regs.h"
@@ -202,7 +212,7 @@ user_tree_with_fast_path() {
 	local user=$TEST_TMP/linux reference
 	fake_tree "$user" 6 12 all regressed
 	reference=$(BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$user "$SCRIPTS_DIR/kernel-tree.sh" reference)
-	cmp "$reference/kernel/sched/core.c" "$("$SCRIPTS_DIR/kernel-tree.sh" reference)/kernel/sched/core.c" &&
+	cmp "$reference/kernel/sched/core.c" <(git -C "$FIXED" show "$(variant_commit reference):kernel/sched/core.c") &&
 		[ -z "$(git -C "$user" status --porcelain)" ] &&
 		[ "$(git -C "$user" worktree list --porcelain | grep -c '^worktree ')" -eq 1 ]
 }

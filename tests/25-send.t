@@ -15,12 +15,12 @@ PROJ=$TEST_TMP/project
 mkdir -p "$PROJ/patches"
 cp -r "$SCRIPTS_DIR" "$PROJ/"
 cp -r "$PROJECT_DIR/patches/6.12.y" "$PROJ/patches/"
-# The base repository of Debian's tree, as tests/20 uses it; BUILD_DIR
-# keeps the copy's trees (its fixed tree, then with a changed patch, and
-# the series worktree) out of the project's build/.
+# The project's own trees: the copy's series is the same, so
+# kernel-tree.sh's fixed tree stays as it is for the dry run; after the
+# changed patch below, the next build of the fixed kernel puts the series
+# back (its stamp), rewriting the three files it touches.
 FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)
-BASE_REPO=$(git -C "$FIXED" rev-parse --path-format=absolute --git-common-dir)/..
-export BUILD_DIR=$TEST_TMP/build KERNEL_SRC=$BASE_REPO
+export BUILD_DIR=${BUILD_DIR:-$PROJECT_DIR/build}
 
 # as IDENTITY CMD...: CMD with IDENTITY ("Name <email>") as the only git
 # identity there is.
