@@ -3,8 +3,10 @@
 # Everything the tests before this one used (make check traces them with
 # scripts/deps-trace.sh) comes from a package that a fresh Debian 12
 # machine gets from scripts/install-deps.sh. Derived from what ran: the
-# builds of both arches' kernels and initramfs, the kselftest build and
-# install, QEMU, the series checks.
+# builds of the kernels and initramfs of every arch make check boots
+# (of the kernel's compile and the whole-tree git and tar commands, the
+# programs: they run beside strace, scripts/lib/trace.sh), the kselftest
+# build and install, QEMU, the series checks.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 3
