@@ -9,11 +9,11 @@
 # build and install, QEMU, the series checks.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 4
 
 TRACE=${FORK_REGRESSION_DEPS_TRACE:-}
 if [ -z "$TRACE" ] || [ ! -s "$TRACE" ]; then
-	for t in "install-deps.sh provides all" "without rsync" "without the arm64 libc"; do
+	for t in "install-deps.sh provides all" "without rsync" "without the arm64 libc" "without libelf-dev"; do
 		skip_test "$t" "no trace: run through make check"
 	done
 	exit 0
@@ -29,5 +29,10 @@ check "without rsync, the check names it" \
 check "without libc6-dev-arm64-cross, the check names it" \
 	fails_with 1 "in package libc6-dev-arm64-cross," \
 	"$SCRIPTS_DIR/check-deps.sh" --without libc6-dev-arm64-cross "$TRACE"
+
+# The kernel's compile runs beside strace (scripts/lib/trace.sh), but
+# the prepare step that builds objtool against libelf stays traced.
+check "without libelf-dev (objtool, in make prepare), the check names it" \
+	fails_with 1 "in package libelf-dev," "$SCRIPTS_DIR/check-deps.sh" --without libelf-dev "$TRACE"
 
 [ "$TEST_FAILED" -eq 0 ]
