@@ -69,7 +69,10 @@ qemu_command() {
 	accel=(-accel "tcg,thread=multi")
 	# icount needs one TCG thread for all vCPUs.
 	! $icount || accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off")
-	printf '%s\n' "${accel[@]}" -m 1024 -no-reboot -display none \
+	# -nodefaults: no NIC, VGA, floppy, CD-ROM or parallel port that the
+	# guest would probe and nothing uses; the console is the one serial
+	# port given here.
+	printf '%s\n' "${accel[@]}" -nodefaults -m 1024 -no-reboot -display none \
 		-monitor none -serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
 		-append "$append"
 }
