@@ -52,6 +52,18 @@ busybox_for() {
 	echo "$dir/busybox-$darch/bin/busybox"
 }
 
+# cpio_list ROOT: the gen_init_cpio list (usr/gen_init_cpio.c) of what is
+# below ROOT, parents first, all owned by root, plus /dev/console, which
+# the kernel opens for init before devtmpfs is mounted.
+cpio_list() {
+	(cd "$1" && find . -mindepth 1 -printf '%y %P %m %l\n' | LC_ALL=C sort -k2,2) |
+		awk -v root="$1" '
+			$1 == "d" { printf "dir /%s %s 0 0\n", $2, $3 }
+			$1 == "f" { printf "file /%s %s/%s %s 0 0\n", $2, root, $2, $3 }
+			$1 == "l" { printf "slink /%s %s %s 0 0\n", $2, $4, $3 }'
+	echo "nod /dev/console 0600 0 0 c 5 1"
+}
+
 main() {
 	case "${1:-}" in
 	-h | --help) usage; exit 0 ;;
@@ -61,7 +73,7 @@ main() {
 	local arch=$1 dir wt cross karch root busybox out prog name
 	check_arch "$arch"
 	cross=$(cross_compile "$arch")
-	need_cmds make "${cross}gcc" cpio gzip file
+	need_cmds make gcc "${cross}gcc" gzip file
 	karch=$arch
 	dir=$BUILD_DIR/guest/$arch
 	mkdir -p "$dir"
@@ -89,13 +101,16 @@ main() {
 			die "$name build failed; log: $dir/selftest-build.log"
 		fi
 	done
-	# The kernel opens /dev/console for init before devtmpfs is mounted.
-	mknod -m 600 "$root/dev/console" c 5 1
 	cp "$busybox" "$root/bin/busybox"
 	cp "$SCRIPTS_DIR/guest/init" "$root/init"
 	cp "$SCRIPTS_DIR"/guest/*.sh "$root/guest/" 2>/dev/null || true
+	# The kernel's own cpio writer: every entry owned by root and the
+	# console node written into the archive, so that no step needs root
+	# (mknod, chown).
+	gcc -O2 -o "$dir/gen_init_cpio" "$wt/usr/gen_init_cpio.c"
+	cpio_list "$root" >"$dir/cpio_list"
 	out=$dir/initramfs.cpio.gz
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$out.tmp"
+	"$dir/gen_init_cpio" "$dir/cpio_list" | gzip -1 >"$out.tmp"
 	mv "$out.tmp" "$out"
 	rm -rf "$root"
 	log "initramfs $out ($(du -h "$out" | cut -f1))"
