@@ -77,10 +77,18 @@ tree_has_option() {
 	git -C "$1" grep -qE "^[[:space:]]*(menu)?config[[:space:]]+${name#CONFIG_}[[:space:]]*\$" -- '*Kconfig*'
 }
 
+# fragments_key ARCH WORKTREE: what OUT/.fragments-sha holds once the
+# fragments are merged: a change to any of them configures again.
+fragments_key() {
+	local frags
+	mapfile -t frags < <(fragments "$1" "$2")
+	cat "${frags[@]}" | sha256sum | cut -c1-16
+}
+
 configure() {
 	local arch=$1 wt=$2 out=$3 frags key
 	mapfile -t frags < <(fragments "$arch" "$wt")
-	key=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+	key=$(fragments_key "$arch" "$wt")
 	if [ -f "$out/.config" ] && [ "$(cat "$out/.fragments-sha" 2>/dev/null)" = "$key" ]; then
 		return
 	fi

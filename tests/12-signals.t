@@ -113,21 +113,31 @@ mkfifo "$SERVER/requests"
 bash -c '. "$1" && serve_untraced "$2" ""' server "$PROJ/scripts/deps-trace.sh" "$SERVER" 2>/dev/null &
 until [ -s "$SERVER/server" ]; do sleep 0.1; done
 # A configured build directory, so that the build goes straight to the
-# compile.
+# compile: the key kernel-build.sh's configure step leaves.
 configured() {
 	local out=$TEST_TMP/worktree/out-x86_64
 	mkdir -p "$out"
 	: >"$out/.config"
-	cat "$PROJ/scripts/config/common.config" "$PROJ/scripts/config/x86_64.config" \
-		"$PROJ/selftests/sched/config" | sha256sum | cut -c1-16 >"$out/.fragments-sha"
+	# shellcheck disable=SC2016 # for the inner shell
+	bash -c '. "$1" && EXTRA_CONFIG= fragments_key x86_64 "$2"' key \
+		"$PROJ/scripts/real-kernel-build.sh" "$TEST_TMP/worktree" >"$out/.fragments-sha"
 }
 untraced_build() {
 	configured
 	FORK_REGRESSION_UNTRACED=$SERVER FAKE_MAKE=compile-hangs real_build
 }
+# interrupt_untraced SIG: interrupt as above, and the make it stopped was
+# the server's (its request is left where the client was stopped), not
+# one of the configure step.
+interrupt_untraced() {
+	rm -rf "$SERVER"/request.*
+	interrupt "$1" make untraced_build || return 1
+	compgen -G "$SERVER/request.*/argv" >/dev/null || { echo "the compile did not go through the server"; return 1; }
+	rm -rf "$SERVER"/request.*
+}
 for sig in INT TERM; do
 	check "SIG$sig during the untraced compile (make check) stops make in the server, lock free" \
-		interrupt "$sig" make untraced_build
+		interrupt_untraced "$sig"
 done
 untraced_fails() {
 	cp "$PROJ/scripts/kernel-tree.sh.fake" "$PROJ/scripts/kernel-tree.sh"
