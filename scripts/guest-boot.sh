@@ -19,10 +19,19 @@ panicked, hung, printed no result or the kernel printed a warning, BUG,
 oops, lockdep, KASAN/UBSAN or stall report (console at loglevel 5, so
 all of those show). Holds the machine lock while the guest runs.
 
-  --topology cores|smt  2 cores (default) or 1 core with 2 threads (x86_64)
+  --topology T          the guest's CPUs: cores (2 cores, the default), smt
+                        (1 core of 2 threads, x86_64), or a machine shape:
+                        coresN (N cores), smtCxT (C cores of T threads,
+                        x86_64), numaNxC (N nodes of C cores), asymBxL
+                        (arm64: B big and L little cores); more vCPUs
+                        than host cores need --icount or --oversubscribe
+  --oversubscribe       allow more vCPUs than host cores under
+                        multi-threaded TCG (the host's scheduler then
+                        stops vCPUs at random; Documentation/harness.md)
   --job JOB             what /init runs: selftest (default) or a script of
-                        scripts/guest/ (cost, diag, cleanup, splat,
-                        phantom, pelt_bounds, stress, bench, dvfs)
+                        scripts/guest/ (cost, diag, cleanup, environments,
+                        splat, phantom, pelt_bounds, stress, bench, dvfs,
+                        tg_cost)
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
@@ -38,47 +47,92 @@ all of those show). Holds the machine lock while the guest runs.
 USAGE
 }
 
+# smp_args TOPOLOGY: QEMU's -smp and -numa arguments, one a line.
+smp_args() {
+	local vcpus nodes cores threads node
+	read -r vcpus nodes cores threads _ _ < <(topology_shape "$1")
+	printf '%s\n' -smp "$vcpus,sockets=$nodes,cores=$cores,threads=$threads"
+	[ "$nodes" -gt 1 ] || return 0
+	# One socket per node, the memory split evenly between them.
+	for node in $(seq 0 $((nodes - 1))); do
+		printf '%s\n' -object "memory-backend-ram,id=mem$node,size=$((GUEST_MEMORY_MB / nodes))M" \
+			-numa "node,nodeid=$node,cpus=$((node * cores))-$((node * cores + cores - 1)),memdev=mem$node"
+	done
+}
+
+# asym_dtb QEMU_ARGS... -- OUT BIG: the device tree QEMU makes for these
+# arguments, with capacity-dmips-mhz 1024 on the first BIG CPU nodes and
+# 485 on the others (RK3399's Cortex-A72 and -A53), as OUT. QEMU adds
+# the command line and the initramfs to it at boot.
+asym_dtb() {
+	local qemu_args=() out big
+	while [ "$1" != -- ]; do qemu_args+=("$1"); shift; done
+	out=$2 big=$3
+	need_cmds dtc
+	local err
+	err=$("${qemu_args[@]}" -machine "dumpdtb=$out.orig" -display none -nodefaults 2>&1) ||
+		die "dumping the device tree failed: $err"
+	dtc -q -I dtb -O dts "$out.orig" |
+		awk -v big="$big" '
+			{ print }
+			/^\t\tcpu@[0-9a-f]+ \{$/ {
+				printf "\t\t\tcapacity-dmips-mhz = <%d>;\n", n++ < big ? 1024 : 485
+			}' |
+		dtc -q -I dts -O dtb -o "$out"
+	rm -f "$out.orig"
+}
+
 qemu_command() {
-	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 icount=$7 smp accel
-	case "$topology" in
-	cores) smp=$GUEST_VCPUS,sockets=1,cores=$GUEST_VCPUS,threads=1 ;;
-	# QEMU warns that its AMD-like default CPU lacks topoext, but the
-	# guest finds the siblings all the same (init prints cpu0-siblings).
-	smt) smp=$GUEST_VCPUS,sockets=1,cores=1,threads=$GUEST_VCPUS ;;
-	esac
+	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 icount=$7 machine=() accel smp
+	local vcpus big virt=virt
+	mapfile -t smp < <(smp_args "$topology")
+	read -r vcpus _ _ _ big _ < <(topology_shape "$topology")
 	case "$arch" in
 	x86_64)
-		printf '%s\n' qemu-system-x86_64 -smp "$smp"
+		machine=(qemu-system-x86_64)
 		append="console=ttyS0 $append"
 		;;
 	arm64)
-		printf '%s\n' qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on -smp "$smp"
+		# GICv2 serves at most 8 CPUs.
+		[ "$vcpus" -le 8 ] || virt=virt,gic-version=3
+		machine=(qemu-system-aarch64 -machine "$virt" -cpu "max,pauth-impdef=on")
 		append="console=ttyAMA0 $append"
 		;;
 	i386)
-		printf '%s\n' qemu-system-i386 -smp "$smp"
+		machine=(qemu-system-i386)
 		append="console=ttyS0 $append"
 		;;
 	# armv7 with the virtualization extensions, as 32-bit arm SoCs of the
 	# last decade have them (generic timer, GICv2, PSCI to start CPU1).
 	arm)
-		printf '%s\n' qemu-system-arm -machine virt -cpu cortex-a15 -smp "$smp"
+		machine=(qemu-system-arm -machine virt -cpu cortex-a15)
 		append="console=ttyAMA0 $append"
 		;;
 	esac
+	machine+=("${smp[@]}" -m "$GUEST_MEMORY_MB")
+	if [ "$big" -gt 0 ]; then
+		asym_dtb "${machine[@]}" -- "$log.dtb" "$big"
+		machine+=(-dtb "$log.dtb")
+	fi
+	printf '%s\n' "${machine[@]}"
 	accel=(-accel "tcg,thread=multi")
 	# icount needs one TCG thread for all vCPUs.
 	! $icount || accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off")
+	# QEMU warns that its AMD-like default x86 CPU lacks topoext, but the
+	# guest finds the siblings all the same (init prints cpu0-siblings).
 	# -nodefaults: no NIC, VGA, floppy, CD-ROM or parallel port that the
 	# guest would probe and nothing uses; the console is the one serial
 	# port given here.
-	printf '%s\n' "${accel[@]}" -nodefaults -m 1024 -no-reboot -display none \
+	printf '%s\n' "${accel[@]}" -nodefaults -no-reboot -display none \
 		-monitor none -serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
 		-append "$append"
+	# shellcheck disable=SC2086 # one word per argument, by design
+	[ -z "${GUEST_QEMU_ARGS:-}" ] || printf '%s\n' $GUEST_QEMU_ARGS
 }
 
 main() {
 	local topology=cores job=selftest args="" timeout=240 append="" runner_args="" icount=false must_pass=false
+	local oversubscribe=false
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -89,29 +143,31 @@ main() {
 		--timeout) timeout=${2:-}; shift 2 || usage_error "--timeout needs a value" ;;
 		--append) append=${2:-}; shift 2 || usage_error "--append needs a value" ;;
 		--icount) icount=true; shift ;;
+		--oversubscribe) oversubscribe=true; shift ;;
 		--job-must-pass) must_pass=true; shift ;;
 		-*) usage_error "unknown option $1" ;;
 		*) break ;;
 		esac
 	done
 	[ $# -eq 4 ] || { usage >&2; exit 2; }
-	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc vcpus
 	check_arch "$arch"
-	case "$topology" in
-	cores) ;;
-	smt) [ "$arch" = x86_64 ] || usage_error "--topology smt is for x86_64 only" ;;
-	*) usage_error "unknown topology '$topology': cores or smt" ;;
-	esac
+	topology_check "$arch" "$topology"
 	[ "$job" = selftest ] || [ -f "$SCRIPTS_DIR/guest/$job.sh" ] || usage_error "unknown job '$job'"
 	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
-	[ "$(nproc)" -ge "$GUEST_VCPUS" ] ||
-		die "the guest needs $GUEST_VCPUS vCPUs and this host has $(nproc) core(s)"
+	vcpus=$(topology_vcpus "$topology")
+	# More vCPUs than cores: under multi-threaded TCG the host's scheduler
+	# then stops vCPUs at random, which the guest sees as slow CPUs; under
+	# -icount guest time stands still while a vCPU waits its turn.
+	[ "$(nproc)" -ge "$vcpus" ] || $icount || $oversubscribe ||
+		die "topology $topology has $vcpus vCPUs and this host $(nproc) core(s): use --icount"
 
 	# loglevel=5: warnings (level 4) and worse reach the console.
-	mapfile -t cmd < <(qemu_command "$arch" "$kernel" "$initrd" "$log" "$topology" \
+	cmd=$(qemu_command "$arch" "$kernel" "$initrd" "$log" "$topology" \
 		"loglevel=5 panic=-1 $append guest_job=$job guest_args=\"$args\" guest_runner_args=\"$runner_args\"" "$icount")
+	mapfile -t cmd <<<"$cmd"
 	qemu=${cmd[0]}
 	need_cmds "$qemu" timeout
 	mkdir -p "$(dirname "$log")"

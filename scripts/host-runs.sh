@@ -30,26 +30,6 @@ kernel lacks what the test needs) is exit 4 for the whole tool.
 USAGE
 }
 
-HOG_PID=
-stop_hog() {
-	if [ -n "$HOG_PID" ]; then
-		kill "$HOG_PID" 2>/dev/null || true
-		wait "$HOG_PID" 2>/dev/null || true
-		HOG_PID=
-	fi
-}
-
-# start_hog: one CPU hog in the root cgroup of every hierarchy we know
-# of, so that it competes with both setups of the test alike.
-start_hog() {
-	bash -c 'while :; do :; done' &
-	HOG_PID=$!
-	local procs
-	for procs in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/cpu/cgroup.procs; do
-		if [ -w "$procs" ]; then echo "$HOG_PID" >"$procs" 2>/dev/null || true; fi
-	done
-}
-
 runs_loop() {
 	local runs=$1 load=$2 out=$3 bin=$4 r rc verdict
 	[ "$load" != cpu ] || start_hog

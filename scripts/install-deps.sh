@@ -9,7 +9,7 @@ PACKAGES=(
 	xz-utils file git perl python3-ply python3-git shellcheck
 	gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm
 	linux-source-6.12 busybox-static rsync libc6-dev-arm64-cross strace procps
-	pkgconf
+	pkgconf device-tree-compiler
 	git-email libmailtools-perl libio-socket-ssl-perl libauthen-sasl-perl
 	gcc-i686-linux-gnu libc6-dev-i386-cross
 	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross

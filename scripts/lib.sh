@@ -16,8 +16,10 @@ VARIANTS="reference regressed fixed"
 # Not a default variant: the base plus the standalone fixes of bugs in
 # released kernels that the rest of the mainline work goes on top of.
 BUGFIX_SERIES=$PROJECT_DIR/patches/mainline-fixes
-# Every guest has this many vCPUs: never more than the host's cores.
+# The default guests (topologies cores and smt) have this many vCPUs:
+# never more than the host's cores. Every guest has this much memory.
 GUEST_VCPUS=2
+GUEST_MEMORY_MB=1024
 # Held by every kernel build and every guest: on a 2-core host a guest
 # measures nothing while anything else runs. Other tools can take it too
 # (flock "$MACHINE_LOCK" CMD).

@@ -21,6 +21,58 @@ build_guests() {
 	GUEST_INITRAMFS[$arch]=$(with_machine_lock "$SCRIPTS_DIR/guest-initramfs.sh" "$arch")
 }
 
+# Guest topologies. cores (2 cores) and smt (1 core of 2 threads) are the
+# 2-vCPU guests every tool boots by default; the machine shapes of the
+# selftest's calibration (Documentation/results.md, "Machine shapes") are
+# coresN (N cores), smtCxT (C cores of T threads, x86_64), numaNxC (N
+# NUMA nodes of C cores each) and asymBxL (arm64: B big and L little
+# cores, capacity-dmips-mhz 1024 and 485 as RK3399's device tree has).
+# topology_shape TOPOLOGY prints "VCPUS NODES CORES THREADS BIG LITTLE"
+# (CORES per node), or fails on a name that is none of these.
+topology_shape() {
+	local a b
+	case "$1" in
+	cores) echo "2 1 2 1 0 0" ;;
+	smt) echo "2 1 1 2 0 0" ;;
+	*)
+		[[ $1 =~ ^(cores|smt|numa|asym)([1-9][0-9]*)(x([1-9][0-9]*))?$ ]] || return 1
+		a=${BASH_REMATCH[2]} b=${BASH_REMATCH[4]}
+		case "${BASH_REMATCH[1]}${b:+x}" in
+		cores) echo "$a 1 $a 1 0 0" ;;
+		smtx) echo "$((a * b)) 1 $a $b 0 0" ;;
+		numax) echo "$((a * b)) $a $b 1 0 0" ;;
+		asymx) echo "$((a + b)) 1 $((a + b)) 1 $a $b" ;;
+		*) return 1 ;;
+		esac
+		;;
+	esac
+}
+
+# topology_check ARCH TOPOLOGY: a usage error unless ARCH can boot it.
+topology_check() {
+	local shape
+	shape=$(topology_shape "$2") ||
+		usage_error "unknown topology '$2': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
+	topology_fits "$1" "$2" || usage_error "topology $2 is not one of $1's (smt*: x86_64, asym*: arm64)"
+	[ "${shape%% *}" -le 256 ] || usage_error "topology $2: at most 256 vCPUs (CONFIG_NR_CPUS)"
+}
+
+# topology_fits ARCH TOPOLOGY: QEMU makes that shape for ARCH (SMT only on
+# x86_64, asymmetric capacity only on arm64).
+topology_fits() {
+	case "$2" in
+	smt*) [ "$1" = x86_64 ] ;;
+	asym*) [ "$1" = arm64 ] ;;
+	esac
+}
+
+# topology_vcpus TOPOLOGY: its number of vCPUs.
+topology_vcpus() {
+	local shape
+	shape=$(topology_shape "$1") || return 1
+	echo "${shape%% *}"
+}
+
 # Cross compiler prefix and kernel image of an arch.
 cross_compile() {
 	case "$1" in

@@ -24,6 +24,29 @@ with_machine_lock() {
 	return "$rc"
 }
 
+# A competing load on the host, outside the machine lock, for the runs
+# that measure the selftest beside one (host-runs.sh --load cpu,
+# verify.sh --host-load cpu): one busy loop, as stress-ng --cpu 1 would
+# be, in the root cgroup of every hierarchy we know of, so that it
+# competes with everything else alike. stop_hog ends it.
+HOG_PID=
+start_hog() {
+	bash -c 'while :; do :; done' &
+	HOG_PID=$!
+	local procs
+	for procs in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/cpu/cgroup.procs; do
+		if [ -w "$procs" ]; then echo "$HOG_PID" >"$procs" 2>/dev/null || true; fi
+	done
+}
+
+stop_hog() {
+	if [ -n "$HOG_PID" ]; then
+		kill "$HOG_PID" 2>/dev/null || true
+		wait "$HOG_PID" 2>/dev/null || true
+		HOG_PID=
+	fi
+}
+
 # Signals. bash runs a trap only after the foreground command it waits
 # for has ended, a SIGTERM or SIGHUP sent to a script's process alone (a
 # CI timeout, kill PID) reaches none of its children, and timeout(1)
