@@ -1,59 +1,101 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The distributions behind the selftest's margins: per boot, the median
-# over rounds of cgroup minus session for remote % and idle %, and the
-# ratio of loops/s medians; then, per arch, topology and kernel, their
-# minimum, median and maximum over boots, and how many boots each of the
-# selftest's checks fails when judged again by its rules as they are now.
+# The distributions behind the selftest's placement verdict: per boot,
+# the rounds in which the cgroup setup had more remote children than the
+# session setup and the median of those per-round differences; per arch,
+# topology and kernel, their spread over boots and how many boots the
+# selftest's rule, as it is now, fails, in the boots that tune the
+# margin and in those that check it.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] RESULTS_DIR
+usage: $(basename "$0") [--help] [--margin POINTS] RESULTS_DIR...
 
-Read RESULTS_DIR/runs.csv (from verify.sh) and print, per arch, topology
-and kernel: boots, and min / median / max over boots of
-  remote diff   median remote % (cgroup) - median remote % (session)
-  idle diff     median idle % (cgroup) - median idle % (session)
-  loops ratio   median loops/s (cgroup) / median loops/s (session)
-then the boots that fail placement, idle, throughput and the whole test
-by the selftest's rules, with the margins read from its source: remote
-diff > $(margin REMOTE_MARGIN_PCT), idle diff > $(margin IDLE_MARGIN_PCT), loops ratio < 1 - $(margin THROUGHPUT_MARGIN) (with at least
-$(margin MIN_THROUGHPUT_ROUNDS) rounds), each only when every cgroup round is worse than every
-session round. Data recorded with older rules is judged by these, so the
-counts can differ from the verdicts the boots printed.
+Read RESULTS_DIR/runs.csv (from verify.sh) of each directory and print,
+per directory, arch, topology and kernel: boots, and over boots the
+minimum, median and maximum of
+  diff     the median over rounds of remote % (cgroup) - remote % (session),
+           each round's two runs back to back
+  rounds   the rounds in which the cgroup setup had more remote children
+           (of the boot's rounds, usually 10)
+  idle     median idle % (cgroup) - median idle % (session), a diagnostic
+  loops    median loops/s (cgroup) / median loops/s (session), a diagnostic
+  other    the larger of the setups' median share of the test's CPUs that
+           other work took (other_pct of the console logs in
+           RESULTS_DIR/logs/, tests of December 2026 on; "-" without)
+then the boots that fail placement by the selftest's rule: every round
+more remote in the cgroup setup and diff above the margin (the
+selftest's REMOTE_MARGIN_PCT, now $(margin REMOTE_MARGIN_PCT), or --margin), counted apart for
+the tuning boots (the first half of each row's boots, rounded up) and
+the checking boots (the rest): Documentation/results.md, "Machine
+shapes". Data recorded with older rules is judged by this one.
 USAGE
 }
 
+# other_pct_lines LOGDIR: "ARCH TOPOLOGY KERNEL BOOT SETUP OTHER_PCT" per
+# run of every console log LOGDIR/ARCH-TOPOLOGY-KERNEL-BOOT.log.
+other_pct_lines() {
+	local f
+	[ -d "$1" ] || return 0
+	for f in "$1"/*.log; do
+		[ -e "$f" ] || continue
+		awk -v name="$(basename "$f" .log)" '
+			{ sub(/\r$/, "") }
+			/^(# )?# run setup=.* other_pct=/ {
+				n = split(name, a, "-")
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^(setup|other_pct)=/) { split($i, kv, "="); f[kv[1]] = kv[2] }
+				print a[1], a[n - 2], a[n - 1], a[n], f["setup"], f["other_pct"]
+			}' "$f"
+	done
+}
+
 main() {
-	local remote_margin idle_margin loops_margin min_rounds
-	case "${1:-}" in
-	-h | --help) usage; exit 0 ;;
-	esac
-	[ $# -eq 1 ] || { usage >&2; exit 2; }
-	[ -r "$1/runs.csv" ] || usage_error "$1 has no runs.csv"
-	remote_margin=$(margin REMOTE_MARGIN_PCT)
-	idle_margin=$(margin IDLE_MARGIN_PCT)
-	loops_margin=$(margin THROUGHPUT_MARGIN)
-	min_rounds=$(margin MIN_THROUGHPUT_ROUNDS)
-	awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
-		-v remote_margin="$remote_margin" -v idle_margin="$idle_margin" \
-		-v loops_margin="$loops_margin" -v min_rounds="$min_rounds" "$1/runs.csv" <<'AWK'
+	local margin_pct="" d
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--margin)
+			margin_pct=${2:-}
+			shift 2 || usage_error "--margin needs a value"
+			[[ "$margin_pct" =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--margin takes points, e.g. 2.5"
+			;;
+		-*) usage_error "unknown option $1" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -ge 1 ] || { usage >&2; exit 2; }
+	for d in "$@"; do
+		[ -r "$d/runs.csv" ] || usage_error "$d has no runs.csv"
+	done
+	[ -n "$margin_pct" ] || margin_pct=$(margin REMOTE_MARGIN_PCT)
+	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %s\n" "data" "arch" \
+		"topology" "kernel" "boots" "diff min/med/max" "rounds min/max" "idle diff min/med/max" \
+		"loops min/med/max" "other min/med/max" "fail: tune check"
+	for d in "$@"; do
+		# other_pct per boot from the console logs, as "ARCH TOPOLOGY
+		# KERNEL BOOT SETUP VALUE" lines, then runs.csv.
+		awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin -v margin="$margin_pct" \
+			-v data="$(basename "$d")" <(other_pct_lines "$d/logs") "$d/runs.csv" <<'AWK'
+		function other_median(b, setup,   a, i) {
+			for (i = 1; i <= n_other[b, setup]; i++) a[i] = other[b, setup, i]
+			return median(a, n_other[b, setup])
+		}
 		function boot_median(b, setup, col,   a, i) {
 			for (i = 1; i <= n_runs[b, setup]; i++) a[i] = v[b, setup, col, i]
 			return median(a, n_runs[b, setup])
 		}
-		# worse(b, col, sign): every cgroup round worse than every session
-		# round (sign 1: higher is worse; -1: lower is worse).
-		function worse(b, col, sign,   i, j) {
-			for (i = 1; i <= n_runs[b, "cgroup"]; i++)
-				for (j = 1; j <= n_runs[b, "session"]; j++)
-					if (sign * v[b, "cgroup", col, i] <= sign * v[b, "session", col, j])
-						return 0
-			return 1
+		# other_pct lines from the logs (no commas in them)
+		NF == 1 {
+			split($0, o, " ")
+			if (o[1] == "arch") next
+			ob = o[1] " " o[2] " " o[3] SUBSEP o[4]
+			other[ob, o[5], ++n_other[ob, o[5]]] = o[6]
+			next
 		}
-		NR == 1 { next }
+		$1 == "arch" { next }
 		{
 			k = $1 " " $2 " " $3
 			b = k SUBSEP $4
@@ -61,41 +103,58 @@ main() {
 			if (!(k in kseen)) { kseen[k] = 1; order[++nk] = k }
 			i = ++n_runs[b, $5]
 			v[b, $5, "loops", i] = $7; v[b, $5, "idle", i] = $8; v[b, $5, "remote", i] = $9
+			remote[b, $5, $6] = $9
+			if ($6 > rounds[b]) rounds[b] = $6
 		}
 		END {
-			printf "%-7s %-8s %-10s %5s  %-22s %-22s %-23s %s\n", "arch", "topology", "kernel",
-				"boots", "remote diff min/med/max", "idle diff min/med/max",
-				"loops ratio min/med/max", "fail: placement idle throughput test"
 			for (r = 1; r <= nk; r++) {
 				k = order[r]
-				n = fp = fi = ft = fa = 0
+				n = no = tune = check = 0
+				rmin = 1e9; rmax = -1
 				for (i = 1; i <= boots[k]; i++) {
 					b = boot[k, i]
 					if (!n_runs[b, "cgroup"] || !n_runs[b, "session"]) continue
 					n++
-					rc = boot_median(b, "cgroup", "remote"); rs = boot_median(b, "session", "remote")
-					ic = boot_median(b, "cgroup", "idle"); is = boot_median(b, "session", "idle")
-					lc = boot_median(b, "cgroup", "loops"); ls = boot_median(b, "session", "loops")
-					rd[n] = rc - rs; id[n] = ic - is; lr[n] = lc / ls
-					# The selftest's own expressions, so that ties at a
-					# margin go the same way.
-					p = rc > rs + remote_margin && worse(b, "remote", 1)
-					d = ic > is + idle_margin && worse(b, "idle", 1)
-					t = n_runs[b, "cgroup"] >= min_rounds && lc < ls * (1 - loops_margin) &&
-						worse(b, "loops", -1)
-					fp += p; fi += d; ft += t; fa += p || d || t
+					# Per round, the two setups' runs ran back to back.
+					more = 0
+					for (j = 1; j <= rounds[b]; j++) {
+						pd[j] = remote[b, "cgroup", j] - remote[b, "session", j]
+						more += pd[j] > 0
+					}
+					rd[n] = median(pd, rounds[b])
+					if (more < rmin) rmin = more
+					if (more > rmax) rmax = more
+					id[n] = boot_median(b, "cgroup", "idle") - boot_median(b, "session", "idle")
+					lr[n] = boot_median(b, "cgroup", "loops") / boot_median(b, "session", "loops")
+					if (n_other[b, "cgroup"] && n_other[b, "session"]) {
+						no++
+						od[no] = other_median(b, "cgroup")
+						if (other_median(b, "session") > od[no])
+							od[no] = other_median(b, "session")
+					}
+					fail = more == rounds[b] && rd[n] > margin
+					if (i <= int((boots[k] + 1) / 2)) tune += fail
+					else check += fail
+					delete pd
 				}
 				if (!n) continue
 				split(k, kk, " ")
-				printf "%-7s %-8s %-10s %5d  ", kk[1], kk[2], kk[3], n
-				sort(rd, n); printf "%6.2f %6.2f %6.2f   ", rd[1], median(rd, n), rd[n]
-				sort(id, n); printf "%6.2f %6.2f %6.2f   ", id[1], median(id, n), id[n]
-				sort(lr, n); printf "%5.2f %5.2f %5.2f   ", lr[1], median(lr, n), lr[n]
-				printf "%5d %4d %10d %4d\n", fp, fi, ft, fa
-				delete rd; delete id; delete lr
+				printf "%-26s %-7s %-9s %-10s %5d  ", data, kk[1], kk[2], kk[3], n
+				sort(rd, n); printf "%6.2f %6.2f %6.2f  ", rd[1], median(rd, n), rd[n]
+				printf "%4d %4d       ", rmin, rmax
+				sort(id, n); printf "%6.2f %6.2f %6.2f  ", id[1], median(id, n), id[n]
+				sort(lr, n); printf "%5.2f %5.2f %5.2f  ", lr[1], median(lr, n), lr[n]
+				if (no) {
+					sort(od, no); printf "%5.1f %5.1f %5.1f  ", od[1], median(od, no), od[no]
+				} else
+					printf "%-17s  ", "    -     -     -"
+				printf "%4d/%d %4d/%d\n", tune, int((boots[k] + 1) / 2), check,
+					n - int((boots[k] + 1) / 2)
+				delete rd; delete id; delete lr; delete od
 			}
 		}
 AWK
+	done
 }
 
 run_main "$@"

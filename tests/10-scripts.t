@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 19
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -89,11 +89,18 @@ results_dir() {
 		"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$v" 1 >>"$d/verdicts.csv"
 	done
 }
+# check_says [--status N] PATTERN LOG LOG LOG: report.sh --check exits N
+# (default 1) and says PATTERN.
 check_says() {
-	local d=$TEST_TMP/check-$RANDOM want=$1
+	local d=$TEST_TMP/check-$RANDOM status=1
+	if [ "$1" = --status ]; then
+		status=$2
+		shift 2
+	fi
+	local want=$1
 	shift
 	results_dir "$d" "$@"
-	fails_with 1 "$want" "$SCRIPTS_DIR/report.sh" --check "$d"
+	fails_with "$status" "$want" "$SCRIPTS_DIR/report.sh" --check "$d"
 }
 check_passes() {
 	local d=$TEST_TMP/check-ok
@@ -104,9 +111,12 @@ check "report --check: all verdicts as expected, exit 0" check_passes
 check "report --check: a fixed kernel that fails is named" check_says \
 	"^error: x86_64 cores fixed: the selftest failed on 1 of 1 boots; it must pass on every boot$" \
 	x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-regressed-fail.log
-check "report --check: a regressed kernel like the reference: not reproduced, fork rate" check_says \
-	"^error: x86_64 cores: not reproduced on this host: .* guest fork rate [0-9]* forks/s per vCPU" \
+check "report --check: a regressed kernel that passes: this host cannot show it, exit 3" check_says \
+	--status 3 "^cannot show it here: x86_64 cores: the regressed kernel passed the selftest on 1 of 1 boots, .* guest fork rate [0-9]* forks/s per CPU (reference [0-9]*)" \
 	x86_64-reference-pass.log x86_64-fixed-pass.log x86_64-fixed-pass.log
+check "report --check: a failing fixed kernel outweighs a regressed one that passes: exit 1" check_says \
+	"^error: x86_64 cores fixed: the selftest failed on 1 of 1 boots" \
+	x86_64-reference-pass.log x86_64-fixed-pass.log x86_64-regressed-fail.log
 check "report --check: a splat is no verdict, named with its log" check_says \
 	"^error: x86_64 cores fixed boot 1: no verdict (splat); console: logs/x86_64-cores-fixed-1.log$" \
 	x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-splat.log

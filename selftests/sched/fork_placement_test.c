@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fork placement, idle time and throughput of a fork/exit/wait load.
+ * Fork placement of a fork/exit/wait load.
  *
- * As many workers as usable CPUs each loop fork(); the child _exit()s at
- * once with the CPU it ran on and the worker waitpid()s for it, as
- * UnixBench's spawn test does. Counted: loops, children that ran on a CPU
- * other than their parent's ("remote"), and idle time of the CPUs.
+ * One worker per CPU of the test loops fork(); the child _exit()s at once
+ * with the CPU it ran on and the worker waitpid()s for it, as UnixBench's
+ * spawn test does. Counted: loops, children that ran on a CPU other than
+ * their parent's ("remote"), the idle time of the test's CPUs, and the
+ * time other work took on them.
  *
  * The same load runs in two setups:
  *
@@ -20,7 +21,16 @@
  *
  * Either way each worker has a task group of its own directly below the
  * root one, with the default weight (1024), so load from outside the
- * test competes with both setups alike.
+ * test competes with both setups alike. On cgroup v2 the worker cgroups
+ * are threaded, so the memory and io controllers a host enables below
+ * the root charge both setups' workers to the root; pids and cpuset,
+ * which apply to threads, still count the cgroup setup's forks, which
+ * costs it a little time and moves no child.
+ *
+ * The test runs on at most -c (default MAX_TEST_CPUS) CPUs that share a
+ * last-level cache, so that its cost (two task groups per worker, each
+ * with a cfs_rq and an entity per possible CPU) and its conditions stay
+ * the same on machines of any size.
  *
  * A kernel must treat both alike. Commit eff6c8ce8d4d ("sched/core: Reduce
  * cost of sched_move_task when config autogroup") returned early in the
@@ -29,14 +39,9 @@
  * CPUs sat idle: UnixBench spawn lost 10-30 %. The session setup is the
  * control, so one kernel is enough to tell.
  *
- * Setups alternate over several rounds so that drift hits both alike; the
- * verdicts compare medians. The margins sit between what 20 boots each of
- * 2-vCPU QEMU guests (x86_64 and arm64) showed for kernels without the
- * defect (remote and idle differences of at most 0.5 and 0.3 points) and
- * with it (at least 7 and 2 points). A burst of other work on the machine
- * can push a few rounds' remote share or idle time up by several points in
- * either setup; so placement and idle time, like throughput, fail only
- * when every cgroup round is worse than every session round as well.
+ * The setups run back to back in each round, in ABBA order, so that
+ * drift hits both alike. The verdict is placement alone (see main());
+ * idle time and throughput, what the defect costs, are printed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,54 +58,56 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "../kselftest.h"
 
 /*
- * Setup minus control, in percentage points: more fails, but only when
- * every cgroup round was also worse (more remote children, more idle time)
- * than every session round. With five rounds such a complete separation
- * happens by chance once in 252 runs; with fewer (-r 1 to 4) once in 2, 6,
- * 20 and 70, and the margins do most of the work.
+ * Placement fails when the cgroup run has more remote children than the
+ * session run in every round and the median of those differences is
+ * above this many percentage points (see main()).
  */
 #define REMOTE_MARGIN_PCT	2.5
-#define IDLE_MARGIN_PCT		1.0
-/*
- * Throughput: fails only when every cgroup run is slower than every
- * session run and the medians differ by more than this fraction.
- */
-#define THROUGHPUT_MARGIN	0.05
-#define MIN_THROUGHPUT_ROUNDS	5
 
 #define MAX_ROUNDS		99
+/* At most this many CPUs, of one last-level cache, run the test. */
+#define MAX_TEST_CPUS		8
 
 enum setup { SETUP_CGROUP, SETUP_SESSION, NR_SETUPS };
 static const char * const setup_name[NR_SETUPS] = { "cgroup", "session" };
+
+/* The test's results, in TAP order; their names never change. */
+enum check { CHECK_PLACEMENT, NR_CHECKS };
+static const char * const check_name[NR_CHECKS] = { "placement parity" };
 
 struct worker_result {
 	unsigned long loops;
 	unsigned long remote;
 	int fork_errno;
 	int child_cpu;		/* written by each child before it exits */
+	bool no_autogroup;	/* a session worker found no autogroup */
 };
 
 struct run_result {
 	double loops_per_s;
 	double idle_pct;
 	double remote_pct;
+	double other_pct;	/* CPU time of the test's CPUs that others took */
 };
 
 static struct {
 	int duration_s;
 	int rounds;
 	int nr_workers;
+	int max_cpus;
 	int only_setup;		/* -s: one setup, figures only; else -1 */
-} opt = { .duration_s = 3, .rounds = 5, .only_setup = -1 };
+} opt = { .duration_s = 2, .rounds = 10, .max_cpus = MAX_TEST_CPUS, .only_setup = -1 };
 
-static cpu_set_t *cpus;			/* usable CPUs, CPU_ALLOC()ed */
+static cpu_set_t *cpus;			/* the test's CPUs, CPU_ALLOC()ed */
 static size_t cpus_size;
+static int nr_usable_cpus;		/* before the test chose its CPUs */
 static char cpu_root[PATH_MAX];		/* root of the cpu controller's hierarchy */
 static char (*worker_cgroup)[PATH_MAX];	/* one per worker, empty when none exists */
 static bool enabled_cpu_controller;	/* we wrote +cpu to the root's subtree_control */
@@ -155,6 +162,17 @@ static int write_pid(const char *dir, pid_t pid)
 	if (!path_join(path, dir, "cgroup.procs"))
 		return -1;
 	return write_text(path, text);
+}
+
+#define AUTOGROUP_SYSCTL	"/proc/sys/kernel/sched_autogroup_enabled"
+
+/* The calling task is in an autogroup (it has a session of its own). */
+static bool in_autogroup(void)
+{
+	char text[128];
+
+	return read_text("/proc/self/autogroup", text, sizeof(text)) > 0 &&
+	       !strncmp(text, "/autogroup-", strlen("/autogroup-"));
 }
 
 /* Reap every descendant: workers, and children they left when killed
@@ -220,6 +238,19 @@ static __noreturn __printf(1, 2) void bail_out(const char *fmt, ...)
 	va_end(ap);
 	cleanup();
 	ksft_exit_fail_msg("%s\n", msg);
+}
+
+/* After the plan: every result skipped for one reason, exit status 4. */
+static __noreturn void skip_verdicts(const char *why)
+{
+	int i;
+
+	cleanup();
+	ksft_print_msg("%s\n", why);
+	for (i = 0; i < NR_CHECKS; i++)
+		ksft_test_result_skip("%s\n", check_name[i]);
+	ksft_print_cnts();
+	exit(KSFT_SKIP);
 }
 
 static __noreturn __printf(1, 2) void skip(const char *fmt, ...)
@@ -314,18 +345,22 @@ static bool cpu_root_is_root_task_group(void)
 	return v2 ? access(path, F_OK) : !access(path, F_OK);
 }
 
-/* One cpu cgroup per worker, each a child of the root like an autogroup. */
+/*
+ * One cpu cgroup per worker, each a child of the root like an autogroup.
+ * Before the plan: a cgroupfs that cannot take one is a reason to skip.
+ */
 static void make_worker_cgroups(void)
 {
 	char path[PATH_MAX], name[64], text[512];
+	bool v2, warned = false;
 	int i;
 
 	worker_cgroup = calloc(opt.nr_workers, sizeof(*worker_cgroup));
 	if (!worker_cgroup)
 		ksft_exit_fail_msg("out of memory\n");
+	v2 = path_join(path, cpu_root, "cgroup.subtree_control") && !access(path, F_OK);
 	/* cgroup v2: children get the cpu controller only when asked for. */
-	if (path_join(path, cpu_root, "cgroup.subtree_control") &&
-	    read_text(path, text, sizeof(text)) >= 0 && !has_word(text, "cpu")) {
+	if (v2 && read_text(path, text, sizeof(text)) >= 0 && !has_word(text, "cpu")) {
 		if (write_text(path, "+cpu"))
 			skip("cannot enable the cpu controller in %s: %s",
 			     path, strerror(errno));
@@ -333,9 +368,29 @@ static void make_worker_cgroups(void)
 	}
 	for (i = 0; i < opt.nr_workers; i++) {
 		snprintf(name, sizeof(name), "fork_placement_test.%d.%d", getpid(), i);
-		if (!path_join(path, cpu_root, name) || mkdir(path, 0755))
-			bail_out("mkdir %s/%s: %s", cpu_root, name, strerror(errno));
+		if (!path_join(path, cpu_root, name))
+			bail_out("path too long: %s/%s", cpu_root, name);
+		if (mkdir(path, 0755)) {
+			/* A read-only or not delegated cgroupfs, as in containers. */
+			if (errno == EROFS || errno == EACCES || errno == EPERM)
+				skip("cannot create a cgroup in %s: %s", cpu_root,
+				     strerror(errno));
+			bail_out("mkdir %s: %s", path, strerror(errno));
+		}
 		snprintf(worker_cgroup[i], sizeof(worker_cgroup[i]), "%s", path);
+		/*
+		 * Threaded: the domain controllers enabled below the root
+		 * (memory, io) then do not apply to the worker, which is
+		 * charged to the root like a session worker. Without it the
+		 * setups still differ in the task group; they differ in
+		 * memory cgroup charges at fork and exit as well.
+		 */
+		if (v2 && (!path_join(path, worker_cgroup[i], "cgroup.type") ||
+			   write_text(path, "threaded")) && !warned) {
+			ksft_print_msg("%s stays a domain cgroup: %s\n", worker_cgroup[i],
+				       strerror(errno));
+			warned = true;
+		}
 	}
 }
 
@@ -409,10 +464,15 @@ static __noreturn void worker(int start_fd, struct worker_result *res)
 	_exit(0);
 }
 
-/* Wait for the workers; termination signals end the test. */
-static void wait_workers(double deadline)
+/*
+ * Wait for the workers; termination signals end the test. Returns the CPU
+ * time, in seconds, that the workers and the children they reaped used.
+ */
+static double wait_workers(double deadline)
 {
 	int left = opt.nr_workers, status, i;
+	double cpu_s = 0;
+	struct rusage ru;
 
 	while (left) {
 		struct timespec timeout = { .tv_nsec = 100 * 1000 * 1000 };
@@ -423,12 +483,14 @@ static void wait_workers(double deadline)
 		sig = sigtimedwait(&waited_signals, &info, &timeout);
 		if (sig > 0 && sig != SIGCHLD)
 			bail_out("stopped by signal %d (%s)", sig, strsignal(sig));
-		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 			for (i = 0; i < opt.nr_workers; i++) {
 				if (workers[i] != pid)
 					continue;
 				workers[i] = 0;
 				left--;
+				cpu_s += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+					 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				if (shared[i].fork_errno)
 					bail_out("fork: %s", strerror(shared[i].fork_errno));
 				if (!WIFEXITED(status) || WEXITSTATUS(status))
@@ -438,6 +500,7 @@ static void wait_workers(double deadline)
 		if (now_s() > deadline)
 			bail_out("workers did not finish in time");
 	}
+	return cpu_s;
 }
 
 static void run_setup(enum setup setup, struct run_result *out)
@@ -445,7 +508,7 @@ static void run_setup(enum setup setup, struct run_result *out)
 	long long idle0, total0, idle1, total1;
 	unsigned long loops = 0, remote = 0;
 	int start[2], i;
-	double t0, t1;
+	double t0, t1, cpu_s;
 
 	memset(shared, 0, sizeof(*shared) * opt.nr_workers);
 	if (pipe2(start, O_CLOEXEC))
@@ -461,8 +524,11 @@ static void run_setup(enum setup setup, struct run_result *out)
 		if (pid == 0) {
 			sigprocmask(SIG_UNBLOCK, &waited_signals, NULL);
 			close(start[1]);
-			if (setup == SETUP_SESSION && setsid() < 0)
-				_exit(1);
+			if (setup == SETUP_SESSION) {
+				if (setsid() < 0)
+					_exit(1);
+				shared[i].no_autogroup = !in_autogroup();
+			}
 			worker(start[0], &shared[i]);
 		}
 		workers[i] = pid;
@@ -479,11 +545,14 @@ static void run_setup(enum setup setup, struct run_result *out)
 	read_cpu_ticks(&idle0, &total0);
 	t0 = now_s();
 	close(start[1]);	/* read() returns 0: go */
-	wait_workers(t0 + opt.duration_s + 30);
+	cpu_s = wait_workers(t0 + opt.duration_s + 30);
 	t1 = now_s();
 	read_cpu_ticks(&idle1, &total1);
 
 	for (i = 0; i < opt.nr_workers; i++) {
+		/* Both setups would then be alike: no verdict either way. */
+		if (shared[i].no_autogroup)
+			skip_verdicts("a session worker got no autogroup");
 		loops += shared[i].loops;
 		remote += shared[i].remote;
 	}
@@ -494,6 +563,11 @@ static void run_setup(enum setup setup, struct run_result *out)
 	if (out->idle_pct < 0)
 		out->idle_pct = 0;
 	out->remote_pct = loops ? 100.0 * remote / loops : 0;
+	/* Neither idle nor the test's: other work on the test's CPUs. */
+	out->other_pct = 100.0 - out->idle_pct -
+			 100.0 * cpu_s / ((t1 - t0) * CPU_COUNT_S(cpus_size, cpus));
+	if (out->other_pct < 0)
+		out->other_pct = 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -540,14 +614,16 @@ static void print_summary(enum setup s, const char *name, const double *v)
 static void print_help(FILE *f, const char *prog)
 {
 	fprintf(f,
-		"usage: %s [-t seconds] [-r rounds] [-n workers] [-s setup] [-h]\n"
+		"usage: %s [-t seconds] [-r rounds] [-c cpus] [-n workers] [-s setup] [-h]\n"
 		"  -t  length of each run (default %d)\n"
-		"  -r  rounds; each runs both setups (default %d, at most %d)\n"
-		"  -n  workers (default: the number of usable CPUs)\n"
+		"  -r  rounds; each runs both setups (default %d, at most %d);\n"
+		"      with fewer than 8 the verdict is one chance in 2^rounds\n"
+		"  -c  at most this many CPUs, of one last-level cache (default %d)\n"
+		"  -n  workers (default: one per CPU of the test)\n"
 		"  -s  run only this setup, cgroup or session: figures, no verdicts\n"
 		"      (-s cgroup needs no autogroup)\n"
 		"Needs root, the cpu cgroup controller and autogroup.\n",
-		prog, opt.duration_s, opt.rounds, MAX_ROUNDS);
+		prog, opt.duration_s, opt.rounds, MAX_ROUNDS, MAX_TEST_CPUS);
 }
 
 static int parse_int(const char *s, int min, int max)
@@ -566,13 +642,16 @@ static void parse_options(int argc, char **argv)
 {
 	int c, i, value = 0;
 
-	while ((c = getopt(argc, argv, "t:r:n:s:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:r:c:n:s:h")) != -1) {
 		switch (c) {
 		case 't':
 			value = parse_int(optarg, 1, 3600);
 			break;
 		case 'r':
 			value = parse_int(optarg, 1, MAX_ROUNDS);
+			break;
+		case 'c':
+			value = parse_int(optarg, 2, 1 << 20);
 			break;
 		case 'n':
 			value = parse_int(optarg, 1, 4096);
@@ -599,6 +678,8 @@ static void parse_options(int argc, char **argv)
 			opt.duration_s = value;
 		else if (c == 'r')
 			opt.rounds = value;
+		else if (c == 'c')
+			opt.max_cpus = value;
 		else if (c == 'n')
 			opt.nr_workers = value;
 		else if (c == 's')
@@ -630,31 +711,207 @@ static int get_usable_cpus(void)
 	return -1;
 }
 
+/* A sysfs CPU list ("0-3,8") into set; false when it is not one. */
+static bool parse_cpu_list(char *list, cpu_set_t *set)
+{
+	char *tok, *save, *end;
+	long first, last;
+
+	CPU_ZERO_S(cpus_size, set);
+	for (tok = strtok_r(list, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+		first = strtol(tok, &end, 10);
+		last = first;
+		if (end != tok && *end == '-')
+			last = strtol(end + 1, &end, 10);
+		if (end == tok || *end || first < 0 || last < first)
+			return false;
+		if (last >= (long)cpus_size * 8)	/* beyond the kernel's mask */
+			last = (long)cpus_size * 8 - 1;
+		for (; first <= last; first++)
+			CPU_SET_S(first, cpus_size, set);
+	}
+	return true;
+}
+
+/* The CPUs that share cpu's cache of the highest level, into set. */
+static bool get_llc_cpus(int cpu, cpu_set_t *set)
+{
+	char path[PATH_MAX], text[4096], list[4096] = "";
+	int index, level, top = 0;
+
+	for (index = 0; ; index++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, index);
+		if (read_text(path, text, sizeof(text)) <= 0)
+			break;
+		level = atoi(text);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+			 cpu, index);
+		if (level >= top && read_text(path, text, sizeof(text)) > 0) {
+			top = level;
+			snprintf(list, sizeof(list), "%s", text);
+		}
+	}
+	return list[0] && parse_cpu_list(list, set);
+}
+
+/*
+ * The test's CPUs: at most opt.max_cpus usable ones that share the first
+ * usable CPU's last-level cache, or the first usable ones when the kernel
+ * shows no cache shared by two of them (QEMU's arm64 guests). The test
+ * and its workers are bound to them.
+ */
+static void choose_test_cpus(void)
+{
+	cpu_set_t *llc = CPU_ALLOC(cpus_size * 8);
+	int cpu, first = -1, taken = 0;
+
+	nr_usable_cpus = CPU_COUNT_S(cpus_size, cpus);
+	for (cpu = 0; cpu < (int)cpus_size * 8 && first < 0; cpu++)
+		if (CPU_ISSET_S(cpu, cpus_size, cpus))
+			first = cpu;
+	if (llc && first >= 0 && get_llc_cpus(first, llc)) {
+		CPU_AND_S(cpus_size, llc, llc, cpus);
+		if (CPU_COUNT_S(cpus_size, llc) >= 2)
+			memcpy(cpus, llc, cpus_size);
+	}
+	CPU_FREE(llc);
+	for (cpu = 0; cpu < (int)cpus_size * 8; cpu++) {
+		if (!CPU_ISSET_S(cpu, cpus_size, cpus))
+			continue;
+		if (taken < opt.max_cpus)
+			taken++;
+		else
+			CPU_CLR_S(cpu, cpus_size, cpus);
+	}
+	if (sched_setaffinity(0, cpus_size, cpus))
+		ksft_exit_fail_msg("sched_setaffinity: %s\n", strerror(errno));
+}
+
+/* The test's CPUs as a list ("0-3,6"), for the diagnostics. */
+static const char *cpu_list(void)
+{
+	static char list[256];
+	int cpu, last, len = 0, ncpus = cpus_size * 8;
+
+	for (cpu = 0; cpu < ncpus && len < (int)sizeof(list) - 24; cpu++) {
+		if (!CPU_ISSET_S(cpu, cpus_size, cpus))
+			continue;
+		for (last = cpu; last + 1 < ncpus &&
+		     CPU_ISSET_S(last + 1, cpus_size, cpus); last++)
+			;
+		len += snprintf(list + len, sizeof(list) - len,
+				last > cpu ? "%s%d-%d" : "%s%d", len ? "," : "", cpu, last);
+		cpu = last;
+	}
+	return list;
+}
+
+/*
+ * Why the session setup's workers would not get task groups of their
+ * own, or NULL. Autogroup applies only when it is built, enabled, and
+ * autogroup_create() did not fall back to the root task group.
+ */
+static const char *autogroup_unusable(void)
+{
+	char text[4096];
+	int status;
+	pid_t pid;
+
+	if (access("/proc/self/autogroup", F_OK))
+		return "no autogroup: the kernel has CONFIG_SCHED_AUTOGROUP=n";
+	if (read_text(AUTOGROUP_SYSCTL, text, sizeof(text)) > 0) {
+		if (atoi(text) != 1)
+			return "autogroup is off: echo 1 > " AUTOGROUP_SYSCTL;
+	} else if (read_text("/proc/cmdline", text, sizeof(text)) > 0 &&
+		   has_word(text, "noautogroup")) {
+		/* No sysctl (CONFIG_SYSCTL=n): the boot option is all there is. */
+		return "autogroup is off: noautogroup on the kernel command line";
+	}
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0)
+		_exit(setsid() < 0 || !in_autogroup());
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return "a new session got no autogroup (autogroup_create() failed?)";
+	return NULL;
+}
+
+/*
+ * The cpu controller's hierarchy is mounted, but only below its root: a
+ * container's view of a v1 cpu hierarchy or of cgroup v2. Writes where
+ * into where (WHERE_SIZE bytes).
+ */
+#define WHERE_SIZE	(2 * PATH_MAX + 32)
+static bool cpu_mounted_below_root(char *where)
+{
+	char line[4096], root[PATH_MAX], mnt[PATH_MAX], fstype[64], opts[1024];
+	char path[PATH_MAX], text[512];
+	char *sep, *tok, *save;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*d %*d %*s %4095s %4095s", root, mnt) != 2 ||
+		    sscanf(sep, " - %63s %*s %1023s", fstype, opts) != 2 ||
+		    !strcmp(root, "/"))
+			continue;
+		if (!strcmp(fstype, "cgroup2"))
+			found = path_join(path, mnt, "cgroup.controllers") &&
+				read_text(path, text, sizeof(text)) >= 0 && has_word(text, "cpu");
+		for (tok = strtok_r(opts, ",", &save); tok && !strcmp(fstype, "cgroup");
+		     tok = strtok_r(NULL, ",", &save))
+			found |= !strcmp(tok, "cpu");
+		if (found)
+			snprintf(where, WHERE_SIZE, "%s, the hierarchy's %s", mnt, root);
+	}
+	fclose(f);
+	return found;
+}
+
 /* Everything that can make the test skip, all before the plan. */
 static void check_requirements(void)
 {
-	char text[16];
+	char text[WHERE_SIZE];
+	const char *why;
 
 	if (geteuid())
 		ksft_exit_skip("needs root to make a cgroup and move tasks\n");
+	/* A BPF scheduler may treat the two setups its own way. */
+	if (read_text("/sys/kernel/sched_ext/state", text, sizeof(text)) > 0 &&
+	    strncmp(text, "disabled", strlen("disabled")))
+		ksft_exit_skip("a sched_ext scheduler is loaded (state %.*s): %s\n",
+			       (int)strcspn(text, "\n"), text,
+			       "the test measures the fair class");
 	/* The cgroup setup alone runs without autogroup. */
 	if (opt.only_setup != SETUP_CGROUP) {
-		if (read_text("/proc/sys/kernel/sched_autogroup_enabled", text, sizeof(text)) < 0)
-			ksft_exit_skip("no autogroup: the kernel has CONFIG_SCHED_AUTOGROUP=n\n");
-		if (atoi(text) != 1)
-			ksft_exit_skip("autogroup is off: %s\n",
-				       "echo 1 > /proc/sys/kernel/sched_autogroup_enabled");
+		why = autogroup_unusable();
+		if (why)
+			ksft_exit_skip("%s\n", why);
 	}
 	if (get_usable_cpus())
 		ksft_exit_fail_msg("sched_getaffinity: %s\n", strerror(errno));
 	if (CPU_COUNT_S(cpus_size, cpus) < 2)
 		ksft_exit_skip("needs at least 2 usable CPUs, has %d\n",
 			       CPU_COUNT_S(cpus_size, cpus));
-	if (!find_cpu_root())
+	if (!find_cpu_root()) {
+		if (cpu_mounted_below_root(text))
+			ksft_exit_skip("%s, at %s: a container's view?\n",
+				       "the cpu controller is mounted only below its root", text);
 		ksft_exit_skip("no cpu controller in cgroup v2 or v1\n");
+	}
 	if (opt.only_setup != SETUP_CGROUP && !cpu_root_is_root_task_group())
 		ksft_exit_skip("%s is not the root cpu cgroup (cgroup namespace?): %s\n",
 			       cpu_root, "session workers would not use autogroup");
+	choose_test_cpus();
 	if (!opt.nr_workers)
 		opt.nr_workers = CPU_COUNT_S(cpus_size, cpus);
 	make_worker_cgroups();
@@ -665,18 +922,15 @@ int main(int argc, char **argv)
 	double loops[NR_SETUPS][MAX_ROUNDS], idle[NR_SETUPS][MAX_ROUNDS];
 	double remote[NR_SETUPS][MAX_ROUNDS];
 	double med_loops[NR_SETUPS], med_idle[NR_SETUPS], med_remote[NR_SETUPS];
-	bool separated;
-	int round, s;
+	double other[NR_SETUPS][MAX_ROUNDS], diff[MAX_ROUNDS], med_diff;
+	int round, s, more_remote = 0;
 
 	parse_options(argc, argv);
-	ksft_print_header();
-	check_requirements();
-	ksft_set_plan(3);
-	ksft_print_msg("%d workers on %d CPUs, %d rounds of %d s per setup, cpu controller at %s\n",
-		       opt.nr_workers, CPU_COUNT_S(cpus_size, cpus), opt.rounds,
-		       opt.duration_s, cpu_root);
-
-	/* Signals are taken synchronously (sigtimedwait), never mid-step. */
+	/*
+	 * Signals are taken synchronously (sigtimedwait), never mid-step,
+	 * from before the first cgroup exists: one that comes while they
+	 * are made ends the test at the first run, cgroups removed.
+	 */
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
@@ -684,6 +938,13 @@ int main(int argc, char **argv)
 	waited_signals = stop_signals;
 	sigaddset(&waited_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &waited_signals, NULL);
+	ksft_print_header();
+	check_requirements();
+	ksft_set_plan(NR_CHECKS);
+	ksft_print_msg("%d workers on %d of %d usable CPUs (%s), %d rounds of %d s %s %s\n",
+		       opt.nr_workers, CPU_COUNT_S(cpus_size, cpus), nr_usable_cpus,
+		       cpu_list(), opt.rounds, opt.duration_s,
+		       "per setup, cpu controller at", cpu_root);
 	test_pid = getpid();
 	/* Children of a killed worker are reparented to us and reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -708,11 +969,13 @@ int main(int argc, char **argv)
 			loops[s][round] = run.loops_per_s;
 			idle[s][round] = run.idle_pct;
 			remote[s][round] = run.remote_pct;
-			ksft_print_msg("run setup=%s round=%d %s=%.1f %s=%.2f %s=%.2f\n",
+			other[s][round] = run.other_pct;
+			ksft_print_msg("run setup=%s round=%d %s=%.1f %s=%.2f %s=%.2f %s=%.2f\n",
 				       setup_name[s], round + 1,
 				       "loops_per_s", loops[s][round],
 				       "idle_pct", idle[s][round],
-				       "remote_pct", remote[s][round]);
+				       "remote_pct", remote[s][round],
+				       "other_pct", other[s][round]);
 		}
 	}
 	cleanup();
@@ -728,46 +991,37 @@ int main(int argc, char **argv)
 		print_summary(s, "remote_pct", remote[s]);
 	}
 
-	if (opt.only_setup >= 0) {
-		ksft_print_msg("-s ran one setup: figures only\n");
-		ksft_test_result_skip("placement parity\n");
-		ksft_test_result_skip("idle parity\n");
-		ksft_test_result_skip("throughput parity\n");
-		ksft_finished();
+	if (opt.only_setup >= 0)
+		skip_verdicts("-s ran one setup: figures only");
+	/*
+	 * Placement decides. Each round ran the setups back to back, so a
+	 * round's difference is free of the drift between rounds. Without
+	 * a defect its sign is a coin toss: every one of R rounds goes the
+	 * cgroup's way by chance once in 2^R runs (1024 with the default
+	 * 10), and the margin keeps a kernel's small, steady difference
+	 * between the setups (the revert's residue) from failing it.
+	 */
+	for (round = 0; round < opt.rounds; round++) {
+		diff[round] = remote[SETUP_CGROUP][round] - remote[SETUP_SESSION][round];
+		more_remote += diff[round] > 0;
 	}
+	med_diff = median(diff, opt.rounds);
 	/* Values go in diagnostics; test names stay the same on every run. */
-	separated = min_of(remote[SETUP_CGROUP], opt.rounds) >
-		    max_of(remote[SETUP_SESSION], opt.rounds);
-	ksft_print_msg("remote children %.2f %% (cgroup) vs %.2f %% (session), %s %.1f points%s\n",
-		       med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION],
-		       "margin", REMOTE_MARGIN_PCT,
-		       separated ? ", every cgroup run more remote" : "");
-	ksft_test_result(!(separated && med_remote[SETUP_CGROUP] >
-			   med_remote[SETUP_SESSION] + REMOTE_MARGIN_PCT),
-			 "placement parity\n");
-	separated = min_of(idle[SETUP_CGROUP], opt.rounds) >
-		    max_of(idle[SETUP_SESSION], opt.rounds);
-	ksft_print_msg("idle %.2f %% (cgroup) vs %.2f %% (session), margin %.1f points%s\n",
-		       med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION],
-		       IDLE_MARGIN_PCT,
-		       separated ? ", every cgroup run more idle" : "");
-	ksft_test_result(!(separated && med_idle[SETUP_CGROUP] >
-			   med_idle[SETUP_SESSION] + IDLE_MARGIN_PCT),
-			 "idle parity\n");
-	if (opt.rounds < MIN_THROUGHPUT_ROUNDS) {
-		ksft_print_msg("throughput needs %d rounds, ran %d\n",
-			       MIN_THROUGHPUT_ROUNDS, opt.rounds);
-		ksft_test_result_skip("throughput parity\n");
-	} else {
-		separated = max_of(loops[SETUP_CGROUP], opt.rounds) <
-			    min_of(loops[SETUP_SESSION], opt.rounds);
-		ksft_print_msg("%.0f loops/s (cgroup) vs %.0f (session), ratio %.3f%s\n",
-			       med_loops[SETUP_CGROUP], med_loops[SETUP_SESSION],
-			       med_loops[SETUP_CGROUP] / med_loops[SETUP_SESSION],
-			       separated ? ", every cgroup run slower" : "");
-		ksft_test_result(!(separated && med_loops[SETUP_CGROUP] <
-				   med_loops[SETUP_SESSION] * (1 - THROUGHPUT_MARGIN)),
-				 "throughput parity\n");
-	}
+	ksft_print_msg("remote children %.2f %% (cgroup) vs %.2f %% (session)\n",
+		       med_remote[SETUP_CGROUP], med_remote[SETUP_SESSION]);
+	ksft_print_msg("cgroup more remote in %d of %d rounds, %s %.2f points, margin %.1f\n",
+		       more_remote, opt.rounds, "median difference", med_diff,
+		       REMOTE_MARGIN_PCT);
+	/* Diagnostics: what the defect costs, and what else ran. */
+	ksft_print_msg("idle %.2f %% (cgroup) vs %.2f %% (session)\n",
+		       med_idle[SETUP_CGROUP], med_idle[SETUP_SESSION]);
+	ksft_print_msg("%.0f loops/s (cgroup) vs %.0f (session), ratio %.3f\n",
+		       med_loops[SETUP_CGROUP], med_loops[SETUP_SESSION],
+		       med_loops[SETUP_CGROUP] / med_loops[SETUP_SESSION]);
+	ksft_print_msg("other work on the test's CPUs: %.2f %% (cgroup) vs %.2f %% (session)\n",
+		       median(other[SETUP_CGROUP], opt.rounds),
+		       median(other[SETUP_SESSION], opt.rounds));
+	ksft_test_result(!(more_remote == opt.rounds && med_diff > REMOTE_MARGIN_PCT),
+			 "%s\n", check_name[CHECK_PLACEMENT]);
 	ksft_finished();
 }
