@@ -10,7 +10,8 @@
 #   fixed      the base plus the series of patches/ made for its release
 #              (after the series its prerequisites file names)
 #   bugfix     the base plus patches/mainline-fixes/ alone
-#   kselftest  the base with selftests/sched/ of this project copied in
+#   kselftest  the base with the kselftest series' selftests part and
+#              selftests/sched/ of this project copied in
 #
 # Under make check, the commands that read or write every file of a tree
 # (tar, git add, checkout, am) run through run_untraced: they open the
@@ -66,8 +67,11 @@ guests, 6.12 and later; never for merging).
   alt-X       a candidate fix weighed against the series: the regressed
               tree plus scripts/kernel/alternatives/X-*.patch
   V+alt-X     variant V's tree plus that patch (reference+alt-B)
-  kselftest   the base with this project's selftests/sched/ copied in:
-              where the selftest is built from, whatever the series holds
+  kselftest   the base with the tools/testing/selftests/ part of
+              patches/kselftest/ (cs_prctl_test's skip, sched in the
+              default TARGETS) and this project's selftests/sched/ copied
+              in: where the guests' selftests are built from, whatever the
+              fixed kernel's series holds
   series      the base as it is (its base tag), checked out afresh on
               every call: where make-series.sh applies a series to make
               its mail (a worktree kept, so that a checkout rewrites only
@@ -326,7 +330,19 @@ commit_in_worktree() {
 	echo "$stamp" >"$wt/.commit-stamp"
 }
 
+# The kselftest series (KSELFTEST_SERIES: cs_prctl_test's skip, the
+# default TARGETS), its tools/testing/selftests/ part but for the files
+# of this project's selftests/sched/ (their hunks are written against
+# one tree's own files), then selftests/sched/ over it.
 copy_selftest() {
+	local p f exclude=()
+	for f in "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore; do
+		exclude+=(--exclude="tools/testing/selftests/sched/$(basename "$f")")
+	done
+	for p in $(series_patches "$KSELFTEST_SERIES"); do
+		git apply "${exclude[@]}" --include='tools/testing/selftests/*' "$p" ||
+			{ echo "${p#"$PROJECT_DIR"/} does not apply" >&2; return 1; }
+	done
 	cp -r "$PROJECT_DIR/selftests/sched/." tools/testing/selftests/sched/
 }
 
@@ -435,11 +451,11 @@ variant_tree() {
 		prepare_worktree "$repo" series "$base" "$base-$(date +%s%N)"
 		;;
 	kselftest)
-		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore |
-			sha256sum | cut -c1-16)"
+		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore \
+			"$KSELFTEST_SERIES"/*.patch | sha256sum | cut -c1-16)"
 		wt=$(prepare_worktree "$repo" kselftest "$base" "$stamp")
-		commit_in_worktree "$wt" "$base" "$stamp" "selftests/sched: this project's selftests/sched/" \
-			copy_selftest || die "cannot copy selftests/sched/ into $wt"
+		commit_in_worktree "$wt" "$base" "$stamp" "selftests: this project's kselftest series and selftests/sched/" \
+			copy_selftest || die "cannot put the kselftest series and selftests/sched/ into $wt"
 		echo "$wt"
 		;;
 	esac

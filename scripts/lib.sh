@@ -16,6 +16,9 @@ VARIANTS="reference regressed fixed"
 # Not a default variant: the base plus the standalone fixes of bugs in
 # released kernels that the rest of the mainline work goes on top of.
 BUGFIX_SERIES=$PROJECT_DIR/patches/mainline-fixes
+# The selftests' own series, for the kselftest tree: its guests run the
+# scheduler's tests the way the default kselftest run will.
+KSELFTEST_SERIES=$PROJECT_DIR/patches/kselftest
 # The default guests (topologies cores and smt) have this many vCPUs:
 # never more than the host's cores. Every guest has this much memory.
 GUEST_VCPUS=2

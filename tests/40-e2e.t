@@ -12,7 +12,7 @@
 # with a cold ccache must stay well inside CI's.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 
 declare -A IMAGE INITRAMFS
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -42,6 +42,15 @@ verdict() {
 }
 check "the selftest fails on the regressed kernel" verdict x86_64 regressed fail
 check "the selftest passes on the fixed kernel" verdict x86_64 fixed ok
+# The default kselftest run's sched collection on a kernel without core
+# scheduling (the guests' tinyconfig has none): cs_prctl_test skips.
+collection() {
+	local log=$TEST_TMP/x86_64-fixed.log
+	tr -d '\r' <"$log" | grep '^ok [0-9]* selftests: sched:'
+	tr -d '\r' <"$log" | grep -q '^ok [0-9]* selftests: sched: cs_prctl_test # SKIP$' &&
+		tr -d '\r' <"$log" | grep -q '^# 1\.\.0 # SKIP no core scheduling: CONFIG_SCHED_CORE=n$'
+}
+check "in the same run, cs_prctl_test skips without core scheduling" collection
 check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok
 
 # The selftest's cleanup on cgroup v2 (the host tests cover v1).
@@ -53,6 +62,20 @@ guest_cleanup() {
 	[ "$(grep -c '^@@@ cleanup ok' "$log")" -eq 4 ] && ! grep -q '^@@@ cleanup not ok' "$log"
 }
 check "in the guest (cgroup v2), stopped or failing runs leave nothing behind" guest_cleanup
+
+# Where the selftest cannot judge it must skip, with the true reason:
+# autogroup off (with and without its sysctl), a read-only cgroupfs, a
+# cgroup namespace, a v1 cpu hierarchy seen below its root; it must run
+# on cgroup v1, and -s must skip its verdict (scripts/guest/environments.sh).
+environments() {
+	local log=$TEST_TMP/environments.log
+	"$SCRIPTS_DIR/guest-boot.sh" --job environments --append noautogroup x86_64 \
+		"${IMAGE[fixed]}" "${INITRAMFS[x86_64]}" "$log" || return 1
+	tr -d '\r' <"$log" | sed -n '/^@@@ guest-begin/,/^@@@ guest-end/p'
+	[ "$(tr -d '\r' <"$log" | grep -c '^@@@ environment ok')" -eq 7 ] &&
+		! grep -q '^@@@ environment not ok' "$log"
+}
+check "the selftest skips with its reason where it cannot judge, and runs on cgroup v1" environments
 
 # A guest that panics or hangs ends with a clear error, its log kept.
 panics() {
