@@ -11,7 +11,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--margin POINTS] RESULTS_DIR...
+usage: $(basename "$0") [--help] [--margin POINTS] [--other-max PCT] RESULTS_DIR...
 
 Read RESULTS_DIR/runs.csv (from verify.sh) of each directory and print,
 per directory, arch, topology and kernel: boots, and over boots the
@@ -25,12 +25,15 @@ minimum, median and maximum of
   other    the larger of the setups' median share of the test's CPUs that
            other work took (other_pct of the console logs in
            RESULTS_DIR/logs/, tests of December 2026 on; "-" without)
-then the boots that fail placement by the selftest's rule: every round
-more remote in the cgroup setup and diff above the margin (the
-selftest's REMOTE_MARGIN_PCT, now $(margin REMOTE_MARGIN_PCT), or --margin), counted apart for
-the tuning boots (the first half of each row's boots, rounded up) and
-the checking boots (the rest): Documentation/results.md, "Machine
-shapes". Data recorded with older rules is judged by this one.
+then, by the selftest's rule, the boots that fail placement (every
+round more remote in the cgroup setup and diff above the margin: the
+selftest's REMOTE_MARGIN_PCT, now $(margin REMOTE_MARGIN_PCT), or --margin) and those
+that give no verdict because other work took more than its
+OTHER_WORK_MAX_PCT, now $(margin OTHER_WORK_MAX_PCT), or --other-max (boots without
+other_pct are judged), as FAILS/SKIPS/BOOTS, apart for the tuning boots
+(the first half of each row's boots, rounded up) and the checking boots
+(the rest): Documentation/results.md, "Machine shapes". Data recorded
+with older rules is judged by this one.
 USAGE
 }
 
@@ -53,7 +56,7 @@ other_pct_lines() {
 }
 
 main() {
-	local margin_pct="" d
+	local margin_pct="" other_max="" d
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -61,6 +64,11 @@ main() {
 			margin_pct=${2:-}
 			shift 2 || usage_error "--margin needs a value"
 			[[ "$margin_pct" =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--margin takes points, e.g. 2.5"
+			;;
+		--other-max)
+			other_max=${2:-}
+			shift 2 || usage_error "--other-max needs a value"
+			[[ "$other_max" =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage_error "--other-max takes a percentage"
 			;;
 		-*) usage_error "unknown option $1" ;;
 		*) break ;;
@@ -71,13 +79,14 @@ main() {
 		[ -r "$d/runs.csv" ] || usage_error "$d has no runs.csv"
 	done
 	[ -n "$margin_pct" ] || margin_pct=$(margin REMOTE_MARGIN_PCT)
+	[ -n "$other_max" ] || other_max=$(margin OTHER_WORK_MAX_PCT)
 	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %s\n" "data" "arch" \
 		"topology" "kernel" "boots" "diff min/med/max" "rounds min/max" "idle diff min/med/max" \
-		"loops min/med/max" "other min/med/max" "fail: tune check"
+		"loops min/med/max" "other min/med/max" "fail/skip/boots: tune check"
 	for d in "$@"; do
 		# other_pct per boot from the console logs, as "ARCH TOPOLOGY
 		# KERNEL BOOT SETUP VALUE" lines, then runs.csv.
-		awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin -v margin="$margin_pct" \
+		awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin -v margin="$margin_pct" -v other_max="$other_max" \
 			-v data="$(basename "$d")" <(other_pct_lines "$d/logs") "$d/runs.csv" <<'AWK'
 		function other_median(b, setup,   a, i) {
 			for (i = 1; i <= n_other[b, setup]; i++) a[i] = other[b, setup, i]
@@ -109,7 +118,7 @@ main() {
 		END {
 			for (r = 1; r <= nk; r++) {
 				k = order[r]
-				n = no = tune = check = 0
+				n = no = tune = check = tune_skip = check_skip = 0
 				rmin = 1e9; rmax = -1
 				for (i = 1; i <= boots[k]; i++) {
 					b = boot[k, i]
@@ -126,15 +135,20 @@ main() {
 					if (more > rmax) rmax = more
 					id[n] = boot_median(b, "cgroup", "idle") - boot_median(b, "session", "idle")
 					lr[n] = boot_median(b, "cgroup", "loops") / boot_median(b, "session", "loops")
+					skip = 0
 					if (n_other[b, "cgroup"] && n_other[b, "session"]) {
 						no++
 						od[no] = other_median(b, "cgroup")
 						if (other_median(b, "session") > od[no])
 							od[no] = other_median(b, "session")
+						skip = od[no] > other_max
 					}
-					fail = more == rounds[b] && rd[n] > margin
-					if (i <= int((boots[k] + 1) / 2)) tune += fail
-					else check += fail
+					fail = !skip && more == rounds[b] && rd[n] > margin
+					if (i <= int((boots[k] + 1) / 2)) {
+						tune += fail; tune_skip += skip
+					} else {
+						check += fail; check_skip += skip
+					}
 					delete pd
 				}
 				if (!n) continue
@@ -148,8 +162,8 @@ main() {
 					sort(od, no); printf "%5.1f %5.1f %5.1f  ", od[1], median(od, no), od[no]
 				} else
 					printf "%-17s  ", "    -     -     -"
-				printf "%4d/%d %4d/%d\n", tune, int((boots[k] + 1) / 2), check,
-					n - int((boots[k] + 1) / 2)
+				printf "%d/%d/%d %d/%d/%d\n", tune, tune_skip, int((boots[k] + 1) / 2),
+					check, check_skip, n - int((boots[k] + 1) / 2)
 				delete rd; delete id; delete lr; delete od
 			}
 		}
