@@ -32,6 +32,9 @@ usage: $(basename "$0") [options]
   --extra-config F    build every kernel with one more config fragment
                       (e.g. scripts/config/no-autogroup.config)
   --out DIR           results directory (default results/<timestamp>)
+  --table DIR         boot nothing: read the console logs of an earlier run
+                      in DIR/logs again (with the parser and rules as they
+                      are now), rewrite its CSVs and table, and judge it
 
 KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
 Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
@@ -50,7 +53,7 @@ USAGE
 
 main() {
 	local arches=$DEFAULT_ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
-	local args="" append="" icount=() out="" extra=() arch v b t topo_list log verdict
+	local args="" append="" icount=() out="" extra=() arch v t
 	local oversubscribe=() host_load=none
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -66,6 +69,11 @@ main() {
 		--host-load) host_load=${2:-}; shift 2 || usage_error "--host-load needs a value" ;;
 		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
 		--extra-config) extra=(--extra-config "${2:-}"); shift 2 || usage_error "--extra-config needs a file" ;;
+		--table)
+			[ -d "${2:-}/logs" ] || usage_error "--table needs a results directory with logs/"
+			table_again "$2"
+			return
+			;;
 		*) usage_error "unknown argument $1" ;;
 		esac
 	done
@@ -89,20 +97,58 @@ main() {
 		trap stop_hog EXIT
 		start_hog
 	fi
+	for arch in $arches; do
+		for t in $topologies; do
+			! topology_fits "$arch" "$t" ||
+				boot_interleaved "$arch" "$boots" "$variants" "$out" verify --topology "$t" \
+					${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}" \
+					"${oversubscribe[@]}"
+		done
+	done
+	stop_hog
+	judge "$out" "$arches" "$topologies" "$variants" "$boots"
+}
+
+# table_again DIR: judge DIR again, its arches, topologies, kernels and
+# boots taken from the names of its console logs,
+# ARCH-TOPOLOGY-KERNEL-BOOT.log (a kernel name may hold "-").
+table_again() {
+	local dir=$1 f name arch rest t v b arches="" topologies="" variants="" boots=0
+	for f in "$dir"/logs/*.log; do
+		name=$(basename "$f" .log)
+		arch=${name%%-*} rest=${name#*-}
+		t=${rest%%-*} rest=${rest#*-}
+		b=${rest##*-} v=${rest%-*}
+		[[ "$b" =~ ^[0-9]+$ ]] || continue
+		case " $arches " in *" $arch "*) ;; *) arches+=" $arch" ;; esac
+		case " $topologies " in *" $t "*) ;; *) topologies+=" $t" ;; esac
+		case " $variants " in *" $v "*) ;; *) variants+=" $v" ;; esac
+		[ "$b" -le "$boots" ] || boots=$b
+	done
+	[ "$boots" -gt 0 ] || die "no console logs ARCH-TOPOLOGY-KERNEL-BOOT.log in $dir/logs"
+	# The order of make verify's table: arches as ARCHES lists them,
+	# kernels as VARIANTS does, then the rest.
+	arches=$(for arch in $ARCHES; do case " $arches " in *" $arch "*) echo "$arch" ;; esac; done)
+	topologies=$(tr ' ' '\n' <<<"$topologies" | sort -V)
+	variants=$(for v in $VARIANTS; do case " $variants " in *" $v "*) echo "$v" ;; esac; done
+		tr ' ' '\n' <<<"$variants" | grep -vxF -e "" -e reference -e regressed -e fixed || true)
+	judge "$dir" "$arches" "$topologies" "$variants" "$boots"
+}
+
+# judge OUT ARCHES TOPOLOGIES VARIANTS BOOTS: read every console log of
+# OUT/logs into OUT/runs.csv and OUT/verdicts.csv, then the table and the
+# check (verify.sh's exit status).
+judge() {
+	local out=$1 arches=$2 topologies=$3 variants=$4 boots=$5 arch t b v log verdict rc=0
 	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$out/runs.csv"
 	echo "arch,topology,kernel,boot,placement,idle,throughput,test" >"$out/verdicts.csv"
 	for arch in $arches; do
-		topo_list=""
 		for t in $topologies; do
-			! topology_fits "$arch" "$t" || topo_list+=" $t"
-		done
-		for t in $topo_list; do
-			boot_interleaved "$arch" "$boots" "$variants" "$out" verify --topology "$t" \
-				${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}" \
-				"${oversubscribe[@]}"
+			topology_fits "$arch" "$t" || continue
 			for b in $(seq "$boots"); do
 				for v in $variants; do
 					log=$(console_log "$out" "$arch" "$t" "$v" "$b")
+					[ -e "$log" ] || continue
 					"$SCRIPTS_DIR/parse-console.sh" --runs "$log" "$arch" "$t" "$v" "$b" >>"$out/runs.csv"
 					verdict=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$arch" "$t" "$v" "$b")
 					# A guest that failed but whose log reads like a verdict
@@ -115,10 +161,8 @@ main() {
 			done
 		done
 	done
-	stop_hog
 	"$SCRIPTS_DIR/report.sh" --csv "$out" >"$out/results.csv"
 	"$SCRIPTS_DIR/report.sh" "$out" | tee "$out/table.txt"
-	local rc=0
 	"$SCRIPTS_DIR/report.sh" --check "$out" >"$out/problems.txt" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo >&2
