@@ -25,6 +25,9 @@ minimum, median and maximum of
   other    the larger of the setups' median share of the test's CPUs that
            other work took (other_pct of the console logs in
            RESULTS_DIR/logs/, tests of December 2026 on; "-" without)
+  job s    the selftest's wall time in the guest, median over boots, and
+  mem kB   the kernel's memory (Slab + Percpu) at its peak over the idle
+           guest's, median (the guest's "@@@ guest-cost" line; "-" without)
 then, by the selftest's rule, the boots that fail placement (every
 round more remote in the cgroup setup and diff above the margin: the
 selftest's REMOTE_MARGIN_PCT, now $(margin REMOTE_MARGIN_PCT), or --margin) and those
@@ -38,7 +41,8 @@ USAGE
 }
 
 # other_pct_lines LOGDIR: "ARCH TOPOLOGY KERNEL BOOT SETUP OTHER_PCT" per
-# run of every console log LOGDIR/ARCH-TOPOLOGY-KERNEL-BOOT.log.
+# run of every console log LOGDIR/ARCH-TOPOLOGY-KERNEL-BOOT.log, and
+# "ARCH TOPOLOGY KERNEL BOOT cost JOB_S MEM_KB" per boot.
 other_pct_lines() {
 	local f
 	[ -d "$1" ] || return 0
@@ -46,11 +50,17 @@ other_pct_lines() {
 		[ -e "$f" ] || continue
 		awk -v name="$(basename "$f" .log)" '
 			{ sub(/\r$/, "") }
-			/^(# )?# run setup=.* other_pct=/ {
+			/^(# )?# run setup=.* other_pct=|^@@@ guest-cost / {
 				n = split(name, a, "-")
+				# a kernel name may hold "-": all between topology and boot
+				k = a[3]
+				for (i = 4; i < n; i++) k = k "-" a[i]
 				for (i = 1; i <= NF; i++)
-					if ($i ~ /^(setup|other_pct)=/) { split($i, kv, "="); f[kv[1]] = kv[2] }
-				print a[1], a[n - 2], a[n - 1], a[n], f["setup"], f["other_pct"]
+					if ($i ~ /=/) { split($i, kv, "="); f[kv[1]] = kv[2] }
+				if ($1 == "@@@")
+					print a[1], a[2], k, a[n], "cost", f["job_s"], f["peak_kernel_kb"] - f["idle_kernel_kb"]
+				else
+					print a[1], a[2], k, a[n], f["setup"], f["other_pct"]
 			}' "$f"
 	done
 }
@@ -80,9 +90,9 @@ main() {
 	done
 	[ -n "$margin_pct" ] || margin_pct=$(margin REMOTE_MARGIN_PCT)
 	[ -n "$other_max" ] || other_max=$(margin OTHER_WORK_MAX_PCT)
-	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %s\n" "data" "arch" \
+	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %5s %6s  %s\n" "data" "arch" \
 		"topology" "kernel" "boots" "diff min/med/max" "rounds min/max" "idle diff min/med/max" \
-		"loops min/med/max" "other min/med/max" "fail/skip/boots: tune check"
+		"loops min/med/max" "other min/med/max" "job s" "mem kB" "fail/skip/boots: tune check"
 	for d in "$@"; do
 		# other_pct per boot from the console logs, as "ARCH TOPOLOGY
 		# KERNEL BOOT SETUP VALUE" lines, then runs.csv.
@@ -101,6 +111,10 @@ main() {
 			split($0, o, " ")
 			if (o[1] == "arch") next
 			ob = o[1] " " o[2] " " o[3] SUBSEP o[4]
+			if (o[5] == "cost") {
+				job_s[ob] = o[6]; mem_kb[ob] = o[7]
+				next
+			}
 			other[ob, o[5], ++n_other[ob, o[5]]] = o[6]
 			next
 		}
@@ -118,7 +132,7 @@ main() {
 		END {
 			for (r = 1; r <= nk; r++) {
 				k = order[r]
-				n = no = tune = check = tune_skip = check_skip = 0
+				n = no = nc = tune = check = tune_skip = check_skip = 0
 				rmin = 1e9; rmax = -1
 				for (i = 1; i <= boots[k]; i++) {
 					b = boot[k, i]
@@ -136,6 +150,9 @@ main() {
 					id[n] = boot_median(b, "cgroup", "idle") - boot_median(b, "session", "idle")
 					lr[n] = boot_median(b, "cgroup", "loops") / boot_median(b, "session", "loops")
 					skip = 0
+					if (b in job_s) {
+						nc++; js[nc] = job_s[b]; mk[nc] = mem_kb[b]
+					}
 					if (n_other[b, "cgroup"] && n_other[b, "session"]) {
 						no++
 						od[no] = other_median(b, "cgroup")
@@ -162,9 +179,13 @@ main() {
 					sort(od, no); printf "%5.1f %5.1f %5.1f  ", od[1], median(od, no), od[no]
 				} else
 					printf "%-17s  ", "    -     -     -"
+				if (nc)
+					printf "%5.1f %6d  ", median(js, nc), median(mk, nc)
+				else
+					printf "%5s %6s  ", "-", "-"
 				printf "%d/%d/%d %d/%d/%d\n", tune, tune_skip, int((boots[k] + 1) / 2),
 					check, check_skip, n - int((boots[k] + 1) / 2)
-				delete rd; delete id; delete lr; delete od
+				delete rd; delete id; delete lr; delete od; delete js; delete mk
 			}
 		}
 AWK
