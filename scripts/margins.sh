@@ -28,9 +28,10 @@ minimum, median and maximum of
   job s    the selftest's wall time in the guest, median over boots, and
   mem kB   the kernel's memory (Slab + Percpu) at its peak over the idle
            guest's, median (the guest's "@@@ guest-cost" line; "-" without)
-then, by the selftest's rule, the boots that fail placement (every
-round more remote in the cgroup setup and diff above the margin: the
-selftest's REMOTE_MARGIN_PCT, now $(margin REMOTE_MARGIN_PCT), or --margin) and those
+then, by the selftest's rule, the boots that fail placement (the
+rounds' signed-rank sum no likelier by chance than its RANK_CHANCE,
+$(margin RANK_CHANCE), and diff above the margin: its REMOTE_MARGIN_PCT, now
+$(margin REMOTE_MARGIN_PCT), or --margin) and those
 that give no verdict because other work took more than its
 OTHER_WORK_MAX_PCT, now $(margin OTHER_WORK_MAX_PCT), or --other-max (boots without
 other_pct are judged), as FAILS/SKIPS/BOOTS, apart for the tuning boots
@@ -66,7 +67,7 @@ other_pct_lines() {
 }
 
 main() {
-	local margin_pct="" other_max="" d
+	local margin_pct="" other_max="" rank_chance d
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -90,6 +91,8 @@ main() {
 	done
 	[ -n "$margin_pct" ] || margin_pct=$(margin REMOTE_MARGIN_PCT)
 	[ -n "$other_max" ] || other_max=$(margin OTHER_WORK_MAX_PCT)
+	# RANK_CHANCE is written as a fraction, "(5.0 / 1024)".
+	rank_chance=$(margin RANK_CHANCE | tr -d '()' | awk '{ print ($2 == "/") ? $1 / $3 : $1 }')
 	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %5s %6s  %s\n" "data" "arch" \
 		"topology" "kernel" "boots" "diff min/med/max" "rounds min/max" "idle diff min/med/max" \
 		"loops min/med/max" "other min/med/max" "job s" "mem kB" "fail/skip/boots: tune check"
@@ -97,7 +100,36 @@ main() {
 		# other_pct per boot from the console logs, as "ARCH TOPOLOGY
 		# KERNEL BOOT SETUP VALUE" lines, then runs.csv.
 		awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin -v margin="$margin_pct" -v other_max="$other_max" \
+			-v rank_chance="$rank_chance" \
 			-v data="$(basename "$d")" <(other_pct_lines "$d/logs") "$d/runs.csv" <<'AWK'
+		# The selftest's signed_rank_sum() and signed_rank_chance().
+		function signed_rank_sum(d, n,   i, j, w, below, equal, a) {
+			w = 0
+			for (i = 1; i <= n; i++) {
+				if (d[i] <= 0) continue
+				below = equal = 0
+				for (j = 1; j <= n; j++) {
+					a = d[j] < 0 ? -d[j] : d[j]
+					below += a < d[i]; equal += a == d[i]
+				}
+				w += below + (equal + 1) / 2
+			}
+			return w
+		}
+		function signed_rank_chance(n, w,   count, i, sum, top, above, c) {
+			count[0] = 1
+			top = 0
+			for (i = 1; i <= n; i++) {
+				for (sum = top; sum >= 0; sum--)
+					count[sum + i] += count[sum]
+				top += i
+			}
+			above = 0
+			for (sum = top; sum >= w; sum--) above += count[sum]
+			c = 1
+			for (i = 1; i <= n; i++) c /= 2
+			return above * c
+		}
 		function other_median(b, setup,   a, i) {
 			for (i = 1; i <= n_other[b, setup]; i++) a[i] = other[b, setup, i]
 			return median(a, n_other[b, setup])
@@ -160,7 +192,10 @@ main() {
 							od[no] = other_median(b, "session")
 						skip = od[no] > other_max
 					}
-					fail = !skip && more == rounds[b] && rd[n] > margin
+					# With fewer than 8 rounds the test gives no verdict.
+					if (rounds[b] < 8) skip = 1
+					fail = !skip && signed_rank_chance(rounds[b],
+						signed_rank_sum(pd, rounds[b])) <= rank_chance && rd[n] > margin
 					if (i <= int((boots[k] + 1) / 2)) {
 						tune += fail; tune_skip += skip
 					} else {

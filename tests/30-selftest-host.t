@@ -55,7 +55,9 @@ stopped_by() {
 	[ "$rc" -eq 1 ] && grep -q "stopped by signal" "$TEST_TMP/stopped.out" && leftovers
 }
 
-host_can_run() { "$BIN" -t 1 -r 1 >/dev/null 2>&1; [ $? -ne 4 ]; }
+# The test runs here when it does not skip before its plan (one round is
+# too few for a verdict: that skip comes after it).
+host_can_run() { ! "$BIN" -t 1 -r 1 2>&1 | grep -q '^1\.\.0 # SKIP'; }
 if [ "$(id -u)" -ne 0 ] || ! host_can_run; then
 	for t in "SIGINT" "SIGTERM" "the runner's timeout" "fork failing with EAGAIN in the workers" \
 		"fork failing with EAGAIN while starting workers" "make run_tests" "prove"; do
@@ -131,7 +133,7 @@ bad_plan_rejected() {
 	! prove_parses "$fake"
 }
 prove_run() {
-	prove_parses "$BIN" :: -t 1 -r 4 && bad_plan_rejected && leftovers
+	prove_parses "$BIN" :: -t 1 -r 8 && bad_plan_rejected && leftovers
 }
 check "prove parses its TAP (any verdict), and the check rejects a bad plan" prove_run
 
