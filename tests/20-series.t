@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The series in patches/: tags, cover letters, checkpatch.pl --strict,
 # git am of the Debian-based series onto Debian's tree, the selftest and
-# MAINTAINERS hunk of the mainline series, and how kernel-tree.sh picks
+# MAINTAINERS hunk of the kselftest series, and how kernel-tree.sh picks
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,13 +15,13 @@ patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -nam
 
 four_series() {
 	local d
-	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline mainline-fast-path; do
+	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline mainline-fast-path kselftest; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes, mainline and mainline-fast-path series and nothing loose" four_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes, mainline, mainline-fast-path and kselftest series and nothing loose" four_series
 
 # The standalone fixes go first: mainline's series is made on top of
 # them, and every series a prerequisites file names exists.
@@ -74,7 +74,7 @@ cover_letters() {
 			return 1
 		fi
 	done
-	for d in mainline mainline-fixes mainline-fast-path; do
+	for d in mainline mainline-fixes mainline-fast-path kselftest; do
 		grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "no base-commit in patches/$d"; return 1; }
 	done
@@ -102,7 +102,7 @@ one_prefix() {
 }
 check "each series has one subject prefix; the mainline series and the fast path are RFC v3" one_prefix
 
-check "cover letters: subject, text, recipients, no notes for the submitter; mainline base-commit" cover_letters
+check "cover letters: subject, text, recipients, no notes for the submitter; mainline and kselftest base-commit" cover_letters
 
 FIXED=""
 applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed) && [ "$(cat "$FIXED.series")" = patches/6.12.y ]; }
@@ -137,24 +137,24 @@ checkpatch_clean() {
 }
 check "checkpatch.pl --strict is clean on every series" checkpatch_clean
 
-# The mainline series carries the selftest as it is in selftests/sched/.
-selftest_in_mainline_series() {
+# The kselftest series carries the selftest as it is in selftests/sched/.
+selftest_in_kselftest_series() {
 	local f out=$TEST_TMP/selftest-patch
 	mkdir -p "$out"
 	git -C "$out" init -q
 	git -C "$out" apply --include='tools/testing/selftests/sched/fork_placement_test.c' \
-		--include='tools/testing/selftests/sched/settings' "$PATCHES"/mainline/*-selftests-sched-Add-*.patch
+		--include='tools/testing/selftests/sched/settings' "$PATCHES"/kselftest/*-selftests-sched-Add-*.patch
 	for f in fork_placement_test.c settings; do
 		cmp "$PROJECT_DIR/selftests/sched/$f" "$out/tools/testing/selftests/sched/$f" || return 1
 	done
 }
-check "the mainline selftest patch holds selftests/sched/ as it is" selftest_in_mainline_series
+check "the kselftest series' selftest patch holds selftests/sched/ as it is" selftest_in_kselftest_series
 
 snippet_in_series() {
 	diff <(sed -n '/^diff --git/,$p' "$PROJECT_DIR/MAINTAINERS-snippet") \
-		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/mainline/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
+		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/kselftest/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
 }
-check "MAINTAINERS-snippet is the hunk of the mainline MAINTAINERS patch" snippet_in_series
+check "MAINTAINERS-snippet is the hunk of the kselftest series' MAINTAINERS patch" snippet_in_series
 
 # variant_commit VARIANT: the commit of Debian's reference (the base tag:
 # Debian has the revert, and the harness's own fix on top of it is not in

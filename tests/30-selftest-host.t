@@ -117,13 +117,18 @@ check "make ... TARGETS=sched run_tests runs it: valid TAP, stable names, nothin
 
 # prove_parses PROG ARGS...: TAP::Harness reads PROG's output as valid
 # TAP, one result as planned, no parse error. As above, the verdict
-# itself is not asserted: a failed check is valid TAP (exit status 1).
+# itself is not asserted: a failed check is valid TAP (exit status 1),
+# and so is the check skipped after the plan because other work shared
+# the CPUs (exit status 4), as on a machine busy with something else.
 prove_parses() {
 	local out=$TEST_TMP/prove.out
 	prove -v --exec '' "$@" >"$out" 2>&1 || true
 	cat "$out"
 	! grep -q 'Parse errors' "$out" && grep -q '^Files=1, Tests=1,' "$out" &&
-		{ grep -q '^Result: PASS$' "$out" || grep -q 'Non-zero exit status: 1$' "$out"; }
+		{ grep -q '^Result: PASS$' "$out" ||
+		  grep -q 'Non-zero exit status: 1$' "$out" ||
+		  { grep -q 'Non-zero exit status: 4$' "$out" &&
+		    grep -q '^ok 1 placement parity # SKIP' "$out"; }; }
 }
 # The check itself, on a stand-in that plans 2 results and reports 1.
 bad_plan_rejected() {
