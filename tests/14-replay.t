@@ -8,10 +8,11 @@
 # tables, CSVs and exit status; and verify.sh, with one recorded log
 # swapped for another, must name a fixed kernel that failed, a splat, a
 # boot without a verdict, and say that a host on which the regressed
-# kernel passed cannot show the defect (exit 3).
+# kernel passed cannot show the defect (exit 3). margins.sh must judge
+# recorded rounds as the guests' selftest did.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 14
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -81,6 +82,53 @@ check "a regressed kernel that passes once: this host cannot show the defect, ex
 	--status 3 x86_64-cores-regressed-2.log="$R/x86_64-cores-reference-2.log" -- \
 	"^cannot show it here: x86_64 cores: the regressed kernel passed the selftest on 1 of 3 boots"
 unset OVERLAY
+
+# margins.sh rejudges recorded rounds by the selftest's rule; at the
+# rule and margin a run's guests had, it must give their verdicts:
+# shapes-x86_64-cores4's selftest (commit 341efe2, margin 2.5) failed
+# 7 of 10 regressed boots, no clean one, some of them by a median far
+# above the margin without the rank bound.
+SHAPES=shapes-x86_64-cores4
+margins_as_guests() {
+	local out=$TEST_TMP/margins.out kernel fails
+	"$PROJ/scripts/margins.sh" --margin 2.5 --other-max 20 "$DATA/$SHAPES" >"$out" || return 1
+	cat "$out"
+	for kernel in reference regressed fixed; do
+		fails=$(awk -F, -v k="$kernel" '$3 == k && $5 == "fail"' "$DATA/$SHAPES/verdicts.csv" | wc -l)
+		awk -v k="$kernel" -v want="$fails" '$4 == k {
+				split($(NF - 1), t, "/"); split($NF, c, "/")
+				found = 1; exit !(t[1] + c[1] == want)
+			} END { if (!found) exit 1 }' "$out" ||
+			{ echo "margins.sh: $kernel fails differ from the guests' $fails"; return 1; }
+	done
+}
+check "margins.sh gives the guests' own verdicts on their recorded rounds" margins_as_guests
+
+# The rule on made-up rounds: a boot fails only when its signed-rank sum
+# is rare enough by chance and its median above the margin. Per boot of
+# one kernel (first two tune, last one checks): ten rounds +3 points
+# (fails); rounds alternating in sign, median 1.5 (no rank bound: passes);
+# ten rounds +0.5 (below the margin: passes).
+margins_rule() {
+	local dir=$TEST_TMP/made-up b r d
+	mkdir -p "$dir"
+	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$dir/runs.csv"
+	for b in 1 2 3; do
+		for r in $(seq 10); do
+			case $b in
+			1) d=3 ;;
+			2) d=$(( r % 2 ? r + 4 : -r )) ;;
+			3) d=0.5 ;;
+			esac
+			echo "x86_64,cores,fixed,$b,cgroup,$r,1000,0,$(awk -v d="$d" 'BEGIN { print 20 + d }')"
+			echo "x86_64,cores,fixed,$b,session,$r,1000,0,20"
+		done
+	done >>"$dir/runs.csv"
+	"$PROJ/scripts/margins.sh" --margin 1.0 "$dir" | tee "$TEST_TMP/made-up.out" |
+		awk '$4 == "fixed" { found = 1; exit !($(NF - 1) == "1/0/2" && $NF == "0/0/1") }
+			END { if (!found) exit 1 }'
+}
+check "margins.sh fails a boot only on the rank bound and the margin together" margins_rule
 
 PHANTOM=phantom-v7.1.5-x86_64
 phantom_as_recorded() {
