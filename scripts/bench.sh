@@ -3,7 +3,9 @@
 # Side effects of the PELT change on work it was not written for: the
 # loads of scripts/guest/workloads.c (spawn, pipe ping-pong, hackbench-like
 # messaging, thread create/join, execve(), a shell spawning commands, a
-# periodic task with and without fork churn on its CPU) on every kernel,
+# periodic task with and without fork churn on its CPU; when named, the
+# wakeup-heavy ones: hackbench -T-like messaging, a pipe herd, TCP_RR on
+# loopback, schbench-like wakeup latency) on every kernel,
 # boots interleaved, and the utilization schedutil would see.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -11,6 +13,9 @@ set -euo pipefail
 # What the guest's bench job runs without --loads (scripts/guest/
 # workloads.c: every load but the probes).
 DEFAULT_LOADS="spawn pipe messaging threads exec shell periodic periodic-churn"
+# Wakeup-heavy loads, which go through the lockless removal of a task's
+# sums on each wakeup migration; named with --loads.
+WAKEUP_LOADS="messaging-threads pipeherd tcp-rr schbench"
 
 usage() {
 	cat <<USAGE
@@ -43,8 +48,11 @@ scripts/guest/workloads.c), which run only when named in --loads.
 $(run_options_usage 5 bench)
   --seconds S         seconds per load (default 4)
   --loads "L..."      the loads to run (default: every workload, no
-                      $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; the probes are exit-residue and wake-residue)" |
+                      $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; run only when named: the wakeup-heavy loads $WAKEUP_LOADS, and the probes exit-residue, wake-residue and group-residue)" |
 	sed '2,$s/^/                      /')
+  --extra-config F    build every kernel with one more config fragment
+                      (tcp-rr needs scripts/config/net.config: the
+                      guests' kernels have no networking otherwise)
   --no-monitor        the sampler leaves the sched debug file alone and
                       reads only the periodic task's own utilization (no
                       what=cpu rows); see stress.sh --help
@@ -52,13 +60,18 @@ USAGE
 }
 
 main() {
-	local arch boots variants out v b seconds=4 rc=0 monitor="" loads=""
+	local arch boots variants out v b seconds=4 rc=0 monitor="" loads="" extra=()
 	run_defaults 5 bench
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
 		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
 		--no-monitor) monitor=" --no-debug-file"; shift ;;
+		--extra-config)
+			[ -r "${2:-}" ] || usage_error "--extra-config needs a readable file"
+			extra=(--extra-config "$2")
+			shift 2
+			;;
 		--loads)
 			[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
 			loads=" $2"
@@ -71,7 +84,7 @@ main() {
 	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
 	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
-	build_guests "$arch" "" "$variants"
+	build_guests "$arch" "" "$variants" "${extra[@]}"
 	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
 		--job bench --args "$seconds$monitor$loads" \
 		--timeout $((300 + 4 * seconds * $(wc -w <<<"${loads:-$DEFAULT_LOADS}")))

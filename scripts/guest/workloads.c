@@ -17,6 +17,25 @@
  *              once (execs/s)
  *   shell      /bin/sh -c "echo ... | sort | cat >/dev/null": a shell
  *              spawning short commands, as UnixBench shell does (scripts/s)
+ *
+ * Wakeup-heavy loads, run only when named (each wakeup may migrate the
+ * woken task, and every such migration goes through the lockless
+ * removal of its PELT sums from the CPU it leaves):
+ *
+ *   messaging-threads  messaging with threads instead of processes
+ *              (hackbench -T; messages/s)
+ *   pipeherd   16 processes pass a counter through one pipe that all of
+ *              them read, so each write wakes one of a herd of sleepers
+ *              (as stress-ng pipeherd does; passes/s)
+ *   tcp-rr     a client and a server process exchange one byte at a time
+ *              over a TCP connection on the loopback device (netperf
+ *              TCP_RR; transactions/s); wakeups come from the softirq
+ *   schbench   2 message threads, each waking as many workers as there
+ *              are CPUs through pipes; a worker records its wakeup
+ *              latency, thinks for 0.1 ms and acknowledges, the message
+ *              thread sleeps 1 ms once all have (as schbench does);
+ *              metrics: requests/s and wakeup_p99 (us)
+ *
  *   periodic   a task pinned to the last CPU that wakes every 10 ms and
  *              runs 2 ms of its own CPU time; metrics: wakeup lateness,
  *              99th percentile (us), and duty, the share of the load's
@@ -44,6 +63,10 @@
  *              CPU 0 and the idle CPU by sched_setaffinity() while it
  *              sleeps, so that each wakeup migrates it (the removal on
  *              wakeup migration, after a sleep shorter than a PELT period)
+ *   group-residue  bursts of task groups that die: a cpu cgroup made for
+ *              each, a child in it that runs 0.2 ms on the idle CPU and
+ *              exits, the cgroup removed (the removal of a group entity
+ *              when its task group is freed, an RCU grace period later)
  *
  * Each burst is followed by a wakeup of a helper task that sleeps on the
  * idle CPU (so that its cfs_rq's averages are brought up to date, pending
@@ -76,7 +99,13 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -100,6 +129,7 @@ static int ncpus, loaded_cpu;
 /* Shared between a load's processes and with the sampler. */
 struct shared {
 	int stop;
+	int skipped;		/* the load said why it did not run */
 	long ops;
 	pid_t periodic_pid;
 	int nr_late;
@@ -217,6 +247,275 @@ static void load_messaging(void)
 		}
 	while (nr--)
 		waitpid(pids[nr], NULL, 0);
+}
+
+static int cmp_double(const void *a, const void *b);
+
+/* messaging with threads: one process, the pipes shared */
+struct messenger {
+	int fd;			/* a receiver reads it, a sender writes all */
+	int (*to)[PER_GROUP][2];
+	int group;
+};
+
+static void *receive(void *arg)
+{
+	struct messenger *m = arg;
+	char buf[MSG_SIZE];
+	long got = 0;
+	ssize_t n;
+
+	while ((n = read(m->fd, buf, sizeof(buf))) > 0) {
+		got += n;
+		ADD_OPS(got / MSG_SIZE);
+		got %= MSG_SIZE;
+	}
+	return NULL;
+}
+
+static void *send_messages(void *arg)
+{
+	struct messenger *m = arg;
+	char buf[MSG_SIZE] = { 0 };
+	int r;
+
+	while (!STOPPING())
+		for (r = 0; r < PER_GROUP; r++)
+			if (write(m->to[m->group][r][1], buf, sizeof(buf)) < 0)
+				_exit(1);
+	return NULL;
+}
+
+static void load_messaging_threads(void)
+{
+	static int fds[GROUPS][PER_GROUP][2];
+	static struct messenger recv_arg[GROUPS][PER_GROUP], send_arg[GROUPS];
+	pthread_t receivers[GROUPS][PER_GROUP], senders[GROUPS][PER_GROUP];
+	int g, r;
+
+	for (g = 0; g < GROUPS; g++) {
+		send_arg[g] = (struct messenger){ -1, fds, g };
+		for (r = 0; r < PER_GROUP; r++) {
+			if (pipe(fds[g][r]))
+				_exit(1);
+			recv_arg[g][r] = (struct messenger){ fds[g][r][0], fds, g };
+		}
+	}
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++)
+			if (pthread_create(&receivers[g][r], NULL, receive, &recv_arg[g][r]) ||
+			    pthread_create(&senders[g][r], NULL, send_messages, &send_arg[g]))
+				_exit(1);
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++)
+			pthread_join(senders[g][r], NULL);
+	/* The write ends closed, each receiver reads what is left, then EOF. */
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++)
+			close(fds[g][r][1]);
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++) {
+			pthread_join(receivers[g][r], NULL);
+			close(fds[g][r][0]);
+		}
+}
+
+#define HERD		16
+
+static void load_pipeherd(void)
+{
+	pid_t pids[HERD];
+	long token = 0;
+	int fds[2], i;
+
+	if (pipe(fds))
+		_exit(1);
+	for (i = 0; i < HERD; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			_exit(1);
+		if (!pids[i]) {
+			/*
+			 * Once stopped, each passes the token on once more
+			 * and leaves, so that every other one still gets it.
+			 */
+			while (read(fds[0], &token, sizeof(token)) == sizeof(token)) {
+				bool stop = STOPPING();
+
+				token++;
+				if (write(fds[1], &token, sizeof(token)) != sizeof(token))
+					_exit(1);
+				if (stop)
+					_exit(0);
+				ADD_OPS(1);
+			}
+			_exit(1);
+		}
+	}
+	if (write(fds[1], &token, sizeof(token)) != sizeof(token))
+		_exit(1);
+	for (i = 0; i < HERD; i++)
+		waitpid(pids[i], NULL, 0);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* The loopback device up: no network setup runs in these guests. */
+static int loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, SIOCGIFFLAGS, &ifr);
+	if (!rc && !(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+	return rc;
+}
+
+static void load_tcp_rr(void)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET };
+	socklen_t len = sizeof(addr);
+	int listener, conn, one = 1;
+	char c = 'x';
+	pid_t pid;
+
+	if (loopback_up()) {
+		printf("@@@ bench load=tcp-rr skipped: no TCP/IP on the loopback device (%s)\n",
+		       strerror(errno));
+		fflush(stdout);
+		sh->skipped = 1;
+		_exit(0);
+	}
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	listener = socket(AF_INET, SOCK_STREAM, 0);
+	if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    listen(listener, 1) ||
+	    getsockname(listener, (struct sockaddr *)&addr, &len))
+		_exit(1);
+	pid = fork();
+	if (!pid) {
+		int s = accept(listener, NULL, NULL);
+
+		if (s < 0)
+			_exit(1);
+		setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		while (read(s, &c, 1) == 1 && write(s, &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(listener);
+	conn = socket(AF_INET, SOCK_STREAM, 0);
+	if (conn < 0 || connect(conn, (struct sockaddr *)&addr, sizeof(addr)))
+		_exit(1);
+	setsockopt(conn, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	while (!STOPPING()) {
+		if (write(conn, &c, 1) != 1 || read(conn, &c, 1) != 1)
+			_exit(1);
+		ADD_OPS(1);
+	}
+	close(conn);
+	waitpid(pid, NULL, 0);
+}
+
+#define SCH_MESSAGE_THREADS	2
+#define SCH_THINK_MS		0.1
+#define SCH_SLEEP_MS		1
+#define SCH_MAX_LATENCIES	(1 << 16)
+
+static struct {
+	int nr_workers;		/* per message thread */
+	int nr;
+	double latency_us[SCH_MAX_LATENCIES];
+} sch;
+
+struct sch_worker {
+	int wake[2], ack[2];
+};
+
+static void *sch_work(void *arg)
+{
+	struct sch_worker *w = arg;
+	double posted;
+
+	while (read(w->wake[0], &posted, sizeof(posted)) == sizeof(posted)) {
+		int i = __atomic_fetch_add(&sch.nr, 1, __ATOMIC_RELAXED);
+
+		if (i < SCH_MAX_LATENCIES)
+			sch.latency_us[i] = (now_ms() - posted) * 1e3;
+		spin_cpu_ms(SCH_THINK_MS);
+		if (write(w->ack[1], "x", 1) != 1)
+			_exit(1);
+	}
+	return NULL;
+}
+
+static void *sch_message(void *arg)
+{
+	struct sch_worker *w = arg;
+	pthread_t *threads = calloc(sch.nr_workers, sizeof(*threads));
+	char c;
+	int i;
+
+	if (!threads)
+		_exit(1);
+	for (i = 0; i < sch.nr_workers; i++)
+		if (pipe(w[i].wake) || pipe(w[i].ack) ||
+		    pthread_create(&threads[i], NULL, sch_work, &w[i]))
+			_exit(1);
+	while (!STOPPING()) {
+		for (i = 0; i < sch.nr_workers; i++) {
+			double posted = now_ms();
+
+			if (write(w[i].wake[1], &posted, sizeof(posted)) != sizeof(posted))
+				_exit(1);
+		}
+		for (i = 0; i < sch.nr_workers; i++)
+			if (read(w[i].ack[0], &c, 1) != 1)
+				_exit(1);
+		ADD_OPS(sch.nr_workers);
+		sleep_ms(SCH_SLEEP_MS);
+	}
+	for (i = 0; i < sch.nr_workers; i++) {
+		close(w[i].wake[1]);
+		pthread_join(threads[i], NULL);
+	}
+	free(threads);
+	return NULL;
+}
+
+static void load_schbench(void)
+{
+	pthread_t message[SCH_MESSAGE_THREADS];
+	struct sch_worker *w;
+	double t0, t1;
+	int m, n;
+
+	sch.nr_workers = ncpus;
+	w = calloc(SCH_MESSAGE_THREADS * sch.nr_workers, sizeof(*w));
+	if (!w)
+		_exit(1);
+	t0 = now_ms();
+	for (m = 0; m < SCH_MESSAGE_THREADS; m++)
+		if (pthread_create(&message[m], NULL, sch_message, &w[m * sch.nr_workers]))
+			_exit(1);
+	for (m = 0; m < SCH_MESSAGE_THREADS; m++)
+		pthread_join(message[m], NULL);
+	t1 = now_ms();
+	n = sch.nr < SCH_MAX_LATENCIES ? sch.nr : SCH_MAX_LATENCIES;
+	if (!n)
+		_exit(1);
+	qsort(sch.latency_us, n, sizeof(double), cmp_double);
+	printf("@@@ bench load=schbench metric=requests value=%.1f unit=1/s\n",
+	       sh->ops / ((t1 - t0) / 1e3));
+	printf("@@@ bench load=schbench metric=wakeup_p99 value=%.1f unit=us\n",
+	       sch.latency_us[(int)(n * 0.99)]);
+	fflush(stdout);
 }
 
 static void *nothing(void *arg)
@@ -356,6 +655,7 @@ static double pelt_decay(double p)
 struct probe {
 	int poke[2];
 	pid_t helper;
+	int after_burst_ms;	/* before the read: for removals that come later */
 	int nr;
 	double util_after[MAX_SAMPLES], per_removal[MAX_SAMPLES];
 };
@@ -456,6 +756,7 @@ static void probe_loop(struct probe *p, const char *load,
 		t0 = now_ms();
 		t_last = burst(ctx);
 		t1 = now_ms();
+		sleep_ms(p->after_burst_ms);
 		u1 = probe_read(p, &t_u1);
 		probe_record(p, u0, t_u0, u1, t_u1, PROBE_REMOVALS, t0, t1, t_last);
 	}
@@ -549,22 +850,92 @@ static void load_wake_residue(void)
 	waitpid(b.pid, NULL, 0);
 }
 
+/* The cpu cgroups of the group-residue probe: CGROUP_ROOT/residue.N. */
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+#define GROUP_REMOVAL_WAIT_MS	100
+
+struct group_prober {
+	char dir[256];
+	int n;
+};
+
+static double group_burst(void *ctx)
+{
+	struct group_prober *g = ctx;
+	double t_last = 0;
+	char path[320];
+	int i;
+
+	for (i = 0; i < PROBE_REMOVALS; i++) {
+		pid_t pid;
+
+		snprintf(path, sizeof(path), "%s/residue.%d", g->dir, g->n++);
+		if (mkdir(path, 0755))
+			_exit(1);
+		pid = fork();
+		if (!pid) {
+			char procs[352], me[16];
+
+			snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
+			snprintf(me, sizeof(me), "%d", getpid());
+			if (write_file(procs, me))
+				_exit(1);
+			pin_to(loaded_cpu);
+			spin_ms(PROBE_RUN_MS);
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, NULL, 0) != pid || rmdir(path))
+			_exit(1);
+		t_last = now_ms();
+	}
+	return t_last;
+}
+
+static void load_group_residue(void)
+{
+	static struct probe p;
+	static struct group_prober g = { CGROUP_ROOT, 0 };
+
+	/*
+	 * The groups go right below the root, so that each one's entity
+	 * sits on the idle CPU's root cfs_rq, which the probe reads.
+	 */
+	if (write_file(CGROUP_ROOT "/cgroup.subtree_control", "+cpu")) {
+		printf("@@@ bench load=group-residue skipped: no cpu controller in %s\n",
+		       CGROUP_ROOT);
+		fflush(stdout);
+		return;
+	}
+	probe_start(&p);
+	/*
+	 * A removed cgroup's entities leave their cfs_rqs an RCU grace
+	 * period later (sched_unregister_group()): wait for it.
+	 */
+	p.after_burst_ms = GROUP_REMOVAL_WAIT_MS;
+	probe_loop(&p, "group-residue", group_burst, &g);
+}
+
 static const struct {
 	const char *name, *metric, *unit;
 	void (*fn)(void);
-	bool per_second, sample, probe;
+	bool per_second, sample, probe, named_only;
 } loads[] = {
-	{ "spawn", "forks", "1/s", load_spawn, true, true, false },
-	{ "pipe", "round_trips", "1/s", load_pipe, true, true, false },
-	{ "messaging", "messages", "1/s", load_messaging, true, true, false },
-	{ "threads", "threads", "1/s", load_threads, true, true, false },
-	{ "exec", "execs", "1/s", load_exec, true, true, false },
-	{ "shell", "scripts", "1/s", load_shell, true, true, false },
-	{ "periodic", "lateness_p99", "us", NULL, false, true, false },
-	{ "periodic-churn", "lateness_p99", "us", NULL, false, true, false },
+	{ "spawn", "forks", "1/s", load_spawn, true, true, false, false },
+	{ "pipe", "round_trips", "1/s", load_pipe, true, true, false, false },
+	{ "messaging", "messages", "1/s", load_messaging, true, true, false, false },
+	{ "threads", "threads", "1/s", load_threads, true, true, false, false },
+	{ "exec", "execs", "1/s", load_exec, true, true, false, false },
+	{ "shell", "scripts", "1/s", load_shell, true, true, false, false },
+	{ "periodic", "lateness_p99", "us", NULL, false, true, false, false },
+	{ "periodic-churn", "lateness_p99", "us", NULL, false, true, false, false },
+	{ "messaging-threads", "messages", "1/s", load_messaging_threads, true, true, false, true },
+	{ "pipeherd", "passes", "1/s", load_pipeherd, true, true, false, true },
+	{ "tcp-rr", "transactions", "1/s", load_tcp_rr, true, true, false, true },
 	/* metric NULL: the load prints its own lines */
-	{ "exit-residue", NULL, NULL, load_exit_residue, false, false, true },
-	{ "wake-residue", NULL, NULL, load_wake_residue, false, false, true },
+	{ "schbench", NULL, NULL, load_schbench, false, true, false, true },
+	{ "exit-residue", NULL, NULL, load_exit_residue, false, false, true, true },
+	{ "wake-residue", NULL, NULL, load_wake_residue, false, false, true, true },
+	{ "group-residue", NULL, NULL, load_group_residue, false, false, true, true },
 };
 
 /* Medians of what the sampler saw, "-1" when it saw nothing. */
@@ -729,7 +1100,7 @@ static int run(int i)
 	}
 	if (sampler_pid > 0)
 		waitpid(sampler_pid, NULL, 0);
-	if (!loads[i].metric) {
+	if (!loads[i].metric || sh->skipped) {
 		;	/* printed by the load */
 	} else if (loads[i].per_second) {
 		printf("@@@ bench load=%s metric=%s value=%.1f unit=%s\n",
@@ -765,8 +1136,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: workloads [--seconds N] [--cgroup DIR] [--no-debug-file] [LOAD...]\n"
 		"\n"
-		"Run each LOAD (default: all but the probes exit-residue and\n"
-		"wake-residue) for N seconds (default %d) in the\n"
+		"Run each LOAD (default: all but the wakeup-heavy loads and the\n"
+		"probes, which run only when named) for N seconds (default %d) in the\n"
 		"cgroup DIR (default: where it is started) and print its rate as\n"
 		"\"@@@ bench load=L metric=M value=V unit=U\". --no-debug-file: the\n"
 		"sampler reads only the task's /proc/PID/sched, not the CPU's\n"
@@ -851,7 +1222,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < ARRAY_SIZE(loads); i++) {
-		if (any ? !chosen[i] : loads[i].probe)
+		if (any ? !chosen[i] : loads[i].named_only)
 			continue;
 		if (loads[i].probe && (ncpus < 2 || opt.no_debug_file)) {
 			printf("@@@ bench load=%s skipped: needs 2 CPUs and the sched debug file\n",
