@@ -69,12 +69,25 @@
  * remote %) lean to the cgroup's side so far that chance alone gives it
  * at most RANK_CHANCE of the time, and their median is above this many
  * percentage points (see main()).
+ *
+ * A kernel without the defect treats both setups alike, so each round's
+ * difference is as likely to go either way, and a run fails by chance
+ * at most RANK_CHANCE of the time: 5 runs in 1024, per run, whatever
+ * the noise (the test has this one check). The margin keeps a small,
+ * steady difference between the setups from failing such a kernel.
+ * Both were chosen on QEMU guests (TCG) by a rule written down before
+ * the runs, from the first half of each machine shape's and load's
+ * boots, and checked on the second half: there the defect gave median
+ * differences of 2.2 to 4.9 points on 2 CPUs, and no clean run met the
+ * rank bound, so the margin is the rule's floor.
  */
-#define REMOTE_MARGIN_PCT	2.5
+#define REMOTE_MARGIN_PCT	1.0
 #define RANK_CHANCE		(5.0 / 1024)
 /*
  * No verdict when other work took more than this share of the test's
- * CPUs, in percent, in the median run of either setup (see main()).
+ * CPUs, in percent, in the median run of either setup (see main()):
+ * halfway between the most a quiet guest showed (under 3 %) and the
+ * least a guest with a competing load did (37 %).
  */
 #define OTHER_WORK_MAX_PCT	20.0
 
