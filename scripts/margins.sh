@@ -9,13 +9,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# rank_chance_text: RANK_CHANCE as the test writes it, "5.0 / 1024" (its
-# #define spans three fields, which margin() alone would cut at the first).
-rank_chance_text() {
-	awk '$1 == "#define" && $2 == "RANK_CHANCE" { $1 = $2 = ""; gsub(/^ +|[()]/, ""); print; found = 1 }
-		END { exit !found }' "$SELFTEST_SOURCE" || die "no #define RANK_CHANCE in $SELFTEST_SOURCE"
-}
-
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--margin POINTS] [--other-max PCT] RESULTS_DIR...
@@ -37,7 +30,7 @@ minimum, median and maximum of
            guest's, median (the guest's "@@@ guest-cost" line; "-" without)
 then, by the selftest's rule, the boots that fail placement (the
 rounds' signed-rank sum no likelier by chance than its RANK_CHANCE,
-$(rank_chance_text), and diff above the margin: its REMOTE_MARGIN_PCT, now
+$(margin RANK_CHANCE), and diff above the margin: its REMOTE_MARGIN_PCT, now
 $(margin REMOTE_MARGIN_PCT), or --margin) and those
 that give no verdict because other work took more than its
 OTHER_WORK_MAX_PCT, now $(margin OTHER_WORK_MAX_PCT), or --other-max (boots without
@@ -99,9 +92,9 @@ main() {
 	[ -n "$margin_pct" ] || margin_pct=$(margin REMOTE_MARGIN_PCT)
 	[ -n "$other_max" ] || other_max=$(margin OTHER_WORK_MAX_PCT)
 	# RANK_CHANCE is written as a fraction, "(5.0 / 1024)".
-	rank_chance=$(rank_chance_text | awk '{ print ($2 == "/") ? $1 / $3 : $1 }')
+	rank_chance=$(margin RANK_CHANCE | awk '{ print ($2 == "/") ? $1 / $3 : $1 }')
 	[[ "$rank_chance" =~ ^0\.[0-9]+$ ]] ||
-		die "RANK_CHANCE of $SELFTEST_SOURCE is not a chance below 1: $(rank_chance_text)"
+		die "RANK_CHANCE of $SELFTEST_SOURCE is not a chance below 1: $(margin RANK_CHANCE)"
 	printf "%-26s %-7s %-9s %-10s %5s  %-20s %-14s %-20s %-17s %-17s %5s %6s  %s\n" "data" "arch" \
 		"topology" "kernel" "boots" "diff min/med/max" "rounds min/max" "idle diff min/med/max" \
 		"loops min/med/max" "other min/med/max" "job s" "mem kB" "fail/skip/boots: tune check"
