@@ -28,6 +28,11 @@ all of those show). Holds the machine lock while the guest runs.
   --oversubscribe       allow more vCPUs than host cores under
                         multi-threaded TCG (the host's scheduler then
                         stops vCPUs at random; Documentation/harness.md)
+  --possible-cpus N     arm64: N possible CPUs, of which only the
+                        topology's exist (the device tree lists the
+                        others, which never come online), as a kernel on
+                        a machine with free sockets has: what per-CPU data
+                        costs at N CPUs, without N vCPUs to emulate
   --job JOB             what /init runs: selftest (default) or a script of
                         scripts/guest/ (cost, diag, cleanup, environments,
                         splat, phantom, pelt_bounds, stress, bench, dvfs,
@@ -60,22 +65,35 @@ smp_args() {
 	done
 }
 
-# asym_dtb QEMU_ARGS... -- OUT BIG: the device tree QEMU makes for these
-# arguments, with capacity-dmips-mhz 1024 on the first BIG CPU nodes and
-# 485 on the others (RK3399's Cortex-A72 and -A53), as OUT. QEMU adds
-# the command line and the initramfs to it at boot.
-asym_dtb() {
-	local qemu_args=() out big
+# edit_dtb QEMU_ARGS... -- OUT BIG POSSIBLE: the device tree QEMU makes
+# for these arguments, as OUT, with (BIG > 0) capacity-dmips-mhz 1024 on
+# the first BIG CPU nodes and 485 on the others (RK3399's Cortex-A72 and
+# -A53), and CPU nodes up to POSSIBLE CPUs: the kernel counts them
+# possible, but QEMU has no such CPU to start (PSCI CPU_ON fails), so
+# they stay offline. QEMU adds the command line and the initramfs to it
+# at boot.
+edit_dtb() {
+	local qemu_args=() out big possible
 	while [ "$1" != -- ]; do qemu_args+=("$1"); shift; done
-	out=$2 big=$3
+	out=$2 big=$3 possible=$4
 	need_cmds dtc
 	local err
 	err=$("${qemu_args[@]}" -machine "dumpdtb=$out.orig" -display none -nodefaults 2>&1) ||
 		die "dumping the device tree failed: $err"
 	dtc -q -I dtb -O dts "$out.orig" |
-		awk -v big="$big" '
+		awk -v big="$big" -v possible="$possible" '
+			/^\t\tcpu@[0-9a-f]+ \{$/ { cpus++ }
+			# The end of the cpus node: the CPUs that are not there.
+			/^\t};$/ && cpus && !added {
+				for (c = cpus; c < possible; c++)
+					printf "\n\t\tcpu@%x {\n\t\t\treg = <0x%x>;\n" \
+						"\t\t\tenable-method = \"psci\";\n" \
+						"\t\t\tcompatible = \"arm,cortex-a57\";\n" \
+						"\t\t\tdevice_type = \"cpu\";\n\t\t};\n", c, c
+				added = 1
+			}
 			{ print }
-			/^\t\tcpu@[0-9a-f]+ \{$/ {
+			big > 0 && /^\t\tcpu@[0-9a-f]+ \{$/ {
 				printf "\t\t\tcapacity-dmips-mhz = <%d>;\n", n++ < big ? 1024 : 485
 			}' |
 		dtc -q -I dts -O dtb -o "$out"
@@ -83,8 +101,8 @@ asym_dtb() {
 }
 
 qemu_command() {
-	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 icount=$7 machine=() accel smp
-	local vcpus big virt=virt
+	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 icount=$7 possible=$8
+	local vcpus big virt=virt machine=() accel smp
 	mapfile -t smp < <(smp_args "$topology")
 	read -r vcpus _ _ _ big _ < <(topology_shape "$topology")
 	case "$arch" in
@@ -93,8 +111,9 @@ qemu_command() {
 		append="console=ttyS0 $append"
 		;;
 	arm64)
-		# GICv2 serves at most 8 CPUs.
-		[ "$vcpus" -le 8 ] || virt=virt,gic-version=3
+		# GICv2 serves at most 8 CPUs (possible ones too: its driver
+		# keeps a CPU map of 8).
+		[ "$vcpus" -le 8 ] && [ "$possible" -le 8 ] || virt=virt,gic-version=3
 		machine=(qemu-system-aarch64 -machine "$virt" -cpu "max,pauth-impdef=on")
 		append="console=ttyAMA0 $append"
 		;;
@@ -110,8 +129,8 @@ qemu_command() {
 		;;
 	esac
 	machine+=("${smp[@]}" -m "$GUEST_MEMORY_MB")
-	if [ "$big" -gt 0 ]; then
-		asym_dtb "${machine[@]}" -- "$log.dtb" "$big"
+	if [ "$big" -gt 0 ] || [ "$possible" -gt "$vcpus" ]; then
+		edit_dtb "${machine[@]}" -- "$log.dtb" "$big" "$possible"
 		machine+=(-dtb "$log.dtb")
 	fi
 	printf '%s\n' "${machine[@]}"
@@ -132,7 +151,7 @@ qemu_command() {
 
 main() {
 	local topology=cores job=selftest args="" timeout=240 append="" runner_args="" icount=false must_pass=false
-	local oversubscribe=false
+	local oversubscribe=false possible=0
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -144,6 +163,7 @@ main() {
 		--append) append=${2:-}; shift 2 || usage_error "--append needs a value" ;;
 		--icount) icount=true; shift ;;
 		--oversubscribe) oversubscribe=true; shift ;;
+		--possible-cpus) possible=${2:-}; shift 2 || usage_error "--possible-cpus needs a value" ;;
 		--job-must-pass) must_pass=true; shift ;;
 		-*) usage_error "unknown option $1" ;;
 		*) break ;;
@@ -158,6 +178,13 @@ main() {
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
 	vcpus=$(topology_vcpus "$topology")
+	# x86 kernels count the firmware's hot-pluggable CPUs as possible
+	# only under a hypervisor they recognise, which TCG is not.
+	[ "$possible" = 0 ] || [ "$arch" = arm64 ] ||
+		usage_error "--possible-cpus: arm64 only (an x86 kernel under TCG ignores QEMU's hot-pluggable CPUs)"
+	if ! [[ "$possible" =~ ^[0-9]+$ ]] || [ "$possible" -gt 256 ]; then
+		usage_error "--possible-cpus takes a number of CPUs up to 256 (CONFIG_NR_CPUS)"
+	fi
 	# More vCPUs than cores: under multi-threaded TCG the host's scheduler
 	# then stops vCPUs at random, which the guest sees as slow CPUs; under
 	# -icount guest time stands still while a vCPU waits its turn.
@@ -166,7 +193,7 @@ main() {
 
 	# loglevel=5: warnings (level 4) and worse reach the console.
 	cmd=$(qemu_command "$arch" "$kernel" "$initrd" "$log" "$topology" \
-		"loglevel=5 panic=-1 $append guest_job=$job guest_args=\"$args\" guest_runner_args=\"$runner_args\"" "$icount")
+		"loglevel=5 panic=-1 $append guest_job=$job guest_args=\"$args\" guest_runner_args=\"$runner_args\"" "$icount" "$possible")
 	mapfile -t cmd <<<"$cmd"
 	qemu=${cmd[0]}
 	need_cmds "$qemu" timeout
