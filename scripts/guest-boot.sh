@@ -173,11 +173,6 @@ main() {
 	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc vcpus
 	check_arch "$arch"
 	topology_check "$arch" "$topology"
-	[ "$job" = selftest ] || [ -f "$SCRIPTS_DIR/guest/$job.sh" ] || usage_error "unknown job '$job'"
-	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
-	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
-	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
-	vcpus=$(topology_vcpus "$topology")
 	# x86 kernels count the firmware's hot-pluggable CPUs as possible
 	# only under a hypervisor they recognise, which TCG is not.
 	[ "$possible" = 0 ] || [ "$arch" = arm64 ] ||
@@ -185,6 +180,11 @@ main() {
 	if ! [[ "$possible" =~ ^[0-9]+$ ]] || [ "$possible" -gt 256 ]; then
 		usage_error "--possible-cpus takes a number of CPUs up to 256 (CONFIG_NR_CPUS)"
 	fi
+	[ "$job" = selftest ] || [ -f "$SCRIPTS_DIR/guest/$job.sh" ] || usage_error "unknown job '$job'"
+	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
+	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
+	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
+	vcpus=$(topology_vcpus "$topology")
 	# More vCPUs than cores: under multi-threaded TCG the host's scheduler
 	# then stops vCPUs at random, which the guest sees as slow CPUs; under
 	# -icount guest time stands still while a vCPU waits its turn.
@@ -220,4 +220,5 @@ main() {
 	die "guest printed no result; console: $log"
 }
 
-run_main "$@"
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 21
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -23,6 +23,37 @@ check "unknown variant is refused" \
 	fails_with 2 "unknown variant 'tuned'" "$SCRIPTS_DIR/kernel-tree.sh" tuned
 check "unknown topology is refused" \
 	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
+check "possible CPUs beyond the present ones are refused on x86_64" \
+	fails_with 2 "--possible-cpus: arm64 only" "$SCRIPTS_DIR/guest-boot.sh" --possible-cpus 64 \
+	x86_64 /dev/null /dev/null "$TEST_TMP/x.log"
+
+# dtb_cpus DTB: the CPU nodes of a device tree, "reg capacity" a line
+# (in hex, as dtc prints them; capacity 0x400 = 1024, 0x1e5 = 485).
+dtb_cpus() {
+	dtc -q -I dtb -O dts "$1" | awk '
+		/^\t\tcpu@[0-9a-f]+ \{$/ { cpu = 1; cap = "-" }
+		cpu && /capacity-dmips-mhz/ { cap = $3 }
+		cpu && /reg = / { reg = $3 }
+		cpu && /^\t\t};$/ { print reg, cap; cpu = 0 }' | tr -d '<>;'
+}
+# The device trees arm64 guests boot with: CPU nodes up to --possible-cpus
+# after QEMU's own, and big and little capacities, each with the other.
+arm64_device_trees() {
+	local cmd
+	cmd=$(bash -c '. "$1" && qemu_command arm64 Image initrd "$2" cores4 "" false 64' \
+		_ "$SCRIPTS_DIR/guest-boot.sh" "$TEST_TMP/possible.log") || return 1
+	if ! grep -qx -- -dtb <<<"$cmd" || ! grep -qx 'virt,gic-version=3' <<<"$cmd"; then
+		echo "$cmd"
+		return 1
+	fi
+	[ "$(dtb_cpus "$TEST_TMP/possible.log.dtb" | awk '$1 == sprintf("0x%02x", NR - 1) || $1 == sprintf("0x%x", NR - 1)' | wc -l)" -eq 64 ] ||
+		{ dtb_cpus "$TEST_TMP/possible.log.dtb"; return 1; }
+	bash -c '. "$1" && qemu_command arm64 Image initrd "$2" asym2x2 "" false 0' \
+		_ "$SCRIPTS_DIR/guest-boot.sh" "$TEST_TMP/asym.log" >/dev/null || return 1
+	[ "$(dtb_cpus "$TEST_TMP/asym.log.dtb" | awk '{ print $2 }' | tr '\n' ' ')" = "0x400 0x400 0x1e5 0x1e5 " ] ||
+		{ dtb_cpus "$TEST_TMP/asym.log.dtb"; return 1; }
+}
+check "arm64 device trees: possible CPUs that never start, big and little capacities" arm64_device_trees
 
 not_a_tree() {
 	mkdir -p "$TEST_TMP/notlinux"
