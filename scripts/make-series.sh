@@ -23,6 +23,9 @@ KERNEL_SRC=<a v7.1.5 tree> for patches/mainline).
     also applies where make verify measures it), re-authored and signed
     off with your git identity (git
     config user.name and user.email, which must be set); other tags stay;
+    a patch whose author DIR/original-authors names (one "Name <email>"
+    a line: whoever wrote and signed the patch this one reworks) keeps
+    that author and their Signed-off-by:, and yours follows it;
   - a patch that adds tools/testing/selftests/sched/fork_placement_test.c
     gets that file and settings from selftests/sched/;
   - subject prefix, subject and text of the cover letter are kept from
@@ -51,6 +54,7 @@ OWN_SELFTEST_FILES="fork_placement_test.c settings"
 
 main() {
 	local dir="" out="" base_commit="" name email fixed parent series_base n wt tmp p f cover prefix ignore
+	local author originals=()
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -113,7 +117,8 @@ main() {
 	done
 	series_base=$(git -C "$wt" rev-parse HEAD)
 
-	export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
+	series_original_authors "$dir"
+	originals=("${ORIGINAL_AUTHORS[@]}")
 	export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
@@ -128,9 +133,21 @@ main() {
 		# Re-author and sign with the submitter's identity only; the
 		# sign-off goes where maintainer-tip.rst orders it: after
 		# Fixes/Reported-by/Closes/Suggested-by, before Link and the rest.
-		git -C "$wt" log -1 --format=%B | sed '/^Signed-off-by:/d' |
-			sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
-		git -C "$wt" commit -q --amend --reset-author --cleanup=verbatim -F "$tmp/msg"
+		# A reworked patch of an original author keeps its author and
+		# their sign-off, and the submitter's follows (after the note on
+		# the rework, submitting-patches.rst).
+		author=$(git -C "$wt" log -1 --format='%an <%ae>')
+		if printf '%s\n' "${originals[@]}" | grep -qxF -- "$author"; then
+			git -C "$wt" log -1 --format=%B |
+				awk -v keep="Signed-off-by: $author" '!/^Signed-off-by:/ || $0 == keep' |
+				sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
+			git -C "$wt" commit -q --amend --cleanup=verbatim -F "$tmp/msg"
+		else
+			git -C "$wt" log -1 --format=%B | sed '/^Signed-off-by:/d' |
+				sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
+			GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
+				git -C "$wt" commit -q --amend --reset-author --cleanup=verbatim -F "$tmp/msg"
+		fi
 	done
 
 	# Trees without upstream history cannot look commit ids up:

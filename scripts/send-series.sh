@@ -27,9 +27,11 @@ git send-email --dry-run; with --send, send it.
     and signed off by you, checkpatch.pl --strict, the cover letter's
     To:/Cc: from that tree's scripts/get_maintainer.pl, the subject
     prefix (RFC, version) kept from DIR's cover letter;
-  - then every From: and Signed-off-by: of the mail must be yours, and
-    no header or trailer may hold a placeholder address; the check
-    stops the run (exit 1) before git send-email;
+  - then every From: and Signed-off-by: of the mail must be yours (or,
+    for a patch that reworks someone's own, that author's: DIR/
+    original-authors names them), and no header or trailer may hold a
+    placeholder address; the check stops the run (exit 1) before git
+    send-email;
   - git send-email --dry-run --to-cover --cc-cover --from you (git
     send-email also adds the patches' own Cc: and Signed-off-by:
     addresses, as it does for anyone): prints each message's envelope
@@ -50,18 +52,28 @@ is_placeholder() {
 		"$domain" =~ (^|\.)example\.(com|net|org)$ || "$1" != *@* ]]
 }
 
-# mail_identity_errors OUT "NAME <EMAIL>": one line per From: or
-# Signed-off-by: that is not the runner's and per placeholder address in
-# a header or trailer of the mail in OUT; nothing when all is well.
+# mail_identity_errors OUT "NAME <EMAIL>" [ORIGINAL...]: one line per
+# From: or Signed-off-by: that is neither the runner's nor an ORIGINAL
+# author's, per patch an original author signed that the runner did not
+# sign after them, and per placeholder address in a header or trailer of
+# the mail in OUT; nothing when all is well.
 mail_identity_errors() {
-	local out=$1 me=$2 f line addr
+	local out=$1 me=$2 f line addr from sobs
+	shift 2
 	for f in "$out"/*.patch; do
-		line=$(sed -n '/^$/q; s/^From: //p' "$f")
-		[ "$line" = "$me" ] || echo "$(basename "$f"): From: $line"
+		from=$(sed -n '/^$/q; s/^From: //p' "$f")
+		[ "$from" = "$me" ] || printf '%s\n' "$@" | grep -qxF -- "$from" ||
+			echo "$(basename "$f"): From: $from"
+		sobs=$(grep '^Signed-off-by: ' "$f" | sed 's/^Signed-off-by: //' || true)
 		while IFS= read -r line; do
-			[ "${line#Signed-off-by: }" = "$me" ] ||
-				echo "$(basename "$f"): $line"
-		done < <(grep '^Signed-off-by: ' "$f" || true)
+			[ -n "$line" ] || continue
+			[ "$line" = "$me" ] || printf '%s\n' "$@" | grep -qxF -- "$line" ||
+				echo "$(basename "$f"): Signed-off-by: $line"
+		done <<<"$sobs"
+		# The last sign-off is the sender's: the chain ends with who
+		# handled the patch last.
+		[ -z "$sobs" ] || [ "$(tail -n 1 <<<"$sobs")" = "$me" ] ||
+			echo "$(basename "$f"): the last Signed-off-by: is not $me"
 		# Headers up to the first blank line, and the trailers of the
 		# message (before the ---): any address there.
 		while IFS= read -r addr; do
@@ -107,9 +119,10 @@ main() {
 
 	log "making the mail of ${dir#"$PROJECT_DIR"/}/ in $out"
 	"$SCRIPTS_DIR/make-series.sh" --out "$out" "$dir"
-	errors=$(mail_identity_errors "$out" "$me")
+	series_original_authors "$dir"
+	errors=$(mail_identity_errors "$out" "$me" "${ORIGINAL_AUTHORS[@]}")
 	[ -z "$errors" ] || die "the mail in $out is not yours alone:"$'\n'"$errors"
-	log "every From: and Signed-off-by: is $me; no placeholder address"
+	log "every From: and Signed-off-by: is $me${ORIGINAL_AUTHORS[*]:+ or an original author (${ORIGINAL_AUTHORS[*]})}; no placeholder address"
 
 	local args=(--from "$me" --to-cover --cc-cover --confirm=never)
 	if $send; then

@@ -5,10 +5,12 @@
 # on Debian's tree, carries that identity and no other, passes
 # checkpatch.pl --strict, git am's onto the base, and git send-email
 # --dry-run shows it from that identity; a placeholder identity, or a
-# placeholder address in a trailer, stops the run before git send-email.
+# placeholder address in a trailer, stops the run before git send-email;
+# a patch that reworks someone's own keeps that author and their
+# sign-off, the runner's after it.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 
 ME="Ada Tester <ada.tester@kernel-tester.dev>"
 PROJ=$TEST_TMP/project
@@ -86,6 +88,44 @@ checkpatch_clean() {
 	done
 }
 check "the mail passes checkpatch.pl --strict" checkpatch_clean
+
+ORIG="Orig Author <orig.author@kernel-tester.dev>"
+original_author() {
+	local p out=$TEST_TMP/outgoing-orig wt=$TEST_TMP/am-orig rc=0 c want
+	p=$(find "$PROJ/patches/6.12.y" -name '0001-*.patch')
+	cp "$p" "$TEST_TMP/0001.saved"
+	# The first patch as the original author's, signed by them, with a
+	# note on the rework before the committed placeholder's sign-off.
+	sed -i -e "0,/^From: .*/s//From: $ORIG/" -e '/^ <maintainers@/d' \
+		-e "0,/^Signed-off-by: /s//Signed-off-by: $ORIG\n[ Reworked. ]\n&/" "$p"
+	echo "$ORIG  # wrote the patch the first one reworks" >"$PROJ/patches/6.12.y/original-authors"
+	as "$ME" "$PROJ/scripts/send-series.sh" --out "$out" "$PROJ/patches/6.12.y" >"$TEST_TMP/orig.out" 2>&1 ||
+		{ cat "$TEST_TMP/orig.out"; rc=1; }
+	cp "$TEST_TMP/0001.saved" "$p"
+	rm "$PROJ/patches/6.12.y/original-authors"
+	[ "$rc" -eq 0 ] || return 1
+	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "$out"/0[0-9][0-9][1-9]-*.patch || return 1
+	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$out"/0[0-9][0-9][1-9]-*.patch || rc=1
+	for c in $(git -C "$wt" rev-list --reverse 'refs/tags/base..HEAD'); do
+		# The first: its author, signed by them and then the runner;
+		# the others the runner's alone.
+		want="$ME|$ME"
+		[ "$c" != "$(git -C "$wt" rev-list --reverse 'refs/tags/base..HEAD' | head -n 1)" ] ||
+			want="$ORIG|$ORIG,$ME"
+		if [ "$(git -C "$wt" log -1 --format='%an <%ae>' "$c")|$(git -C "$wt" log -1 \
+			--format='%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' "$c")" != "$want" ]; then
+			git -C "$wt" log -1 --format='%h: %an <%ae>%n%(trailers)' "$c"
+			rc=1
+		fi
+	done
+	git -C "$FIXED" worktree remove --force "$wt"
+	for p in "$out"/0[0-9][0-9][1-9]-*.patch; do
+		(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
+			--ignore UNKNOWN_COMMIT_ID "$p") || { echo "in $p"; rc=1; }
+	done
+	return "$rc"
+}
+check "an original author stays author of their reworked patch, signed by them, then the runner" original_author
 
 placeholder_trailer() {
 	local p

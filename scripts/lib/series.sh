@@ -23,3 +23,23 @@ series_prerequisites() {
 		PREREQUISITES+=("$PROJECT_DIR/patches/$name")
 	done <"$1/prerequisites"
 }
+
+# series_original_authors DIR: set ORIGINAL_AUTHORS to the authors whose
+# own signed patches patches of DIR rework: DIR/original-authors, one
+# "Name <email>" a line ("# why" after it, or on lines of its own).
+# They stay authors of those patches, with their Signed-off-by: (the
+# submitter signs after them), and are the only identities beside the
+# submitter's that the mail may carry.
+series_original_authors() {
+	local line
+	ORIGINAL_AUTHORS=()
+	[ -f "$1/original-authors" ] || return 0
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line%"${line##*[! ]}"}
+		[ -n "$line" ] || continue
+		[[ "$line" =~ ^[^\<\>]+\ \<[^\<\>\ ]+@[^\<\>\ ]+\>$ ]] ||
+			die "${1#"$PROJECT_DIR"/}/original-authors: \"$line\" is not \"Name <email>\""
+		ORIGINAL_AUTHORS+=("$line")
+	done <"$1/original-authors"
+}
