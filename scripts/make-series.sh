@@ -54,7 +54,7 @@ OWN_SELFTEST_FILES="fork_placement_test.c settings"
 
 main() {
 	local dir="" out="" base_commit="" name email fixed parent series_base n wt tmp p f cover prefix ignore
-	local author originals=()
+	local author keep reset
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -118,7 +118,7 @@ main() {
 	series_base=$(git -C "$wt" rev-parse HEAD)
 
 	series_original_authors "$dir"
-	originals=("${ORIGINAL_AUTHORS[@]}")
+	export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email
 	export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email
 	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
@@ -137,17 +137,12 @@ main() {
 		# their sign-off, and the submitter's follows (after the note on
 		# the rework, submitting-patches.rst).
 		author=$(git -C "$wt" log -1 --format='%an <%ae>')
-		if printf '%s\n' "${originals[@]}" | grep -qxF -- "$author"; then
-			git -C "$wt" log -1 --format=%B |
-				awk -v keep="Signed-off-by: $author" '!/^Signed-off-by:/ || $0 == keep' |
-				sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
-			git -C "$wt" commit -q --amend --cleanup=verbatim -F "$tmp/msg"
-		else
-			git -C "$wt" log -1 --format=%B | sed '/^Signed-off-by:/d' |
-				sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
-			GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
-				git -C "$wt" commit -q --amend --reset-author --cleanup=verbatim -F "$tmp/msg"
-		fi
+		keep="" reset=--reset-author
+		! is_original_author "$author" || keep="Signed-off-by: $author" reset=""
+		git -C "$wt" log -1 --format=%B |
+			awk -v keep="$keep" '!/^Signed-off-by:/ || $0 == keep' |
+			sign_off "Signed-off-by: $name <$email>" >"$tmp/msg"
+		git -C "$wt" commit -q --amend ${reset:+"$reset"} --cleanup=verbatim -F "$tmp/msg"
 	done
 
 	# Trees without upstream history cannot look commit ids up:

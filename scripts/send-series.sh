@@ -52,22 +52,21 @@ is_placeholder() {
 		"$domain" =~ (^|\.)example\.(com|net|org)$ || "$1" != *@* ]]
 }
 
-# mail_identity_errors OUT "NAME <EMAIL>" [ORIGINAL...]: one line per
-# From: or Signed-off-by: that is neither the runner's nor an ORIGINAL
-# author's, per patch an original author signed that the runner did not
-# sign after them, and per placeholder address in a header or trailer of
-# the mail in OUT; nothing when all is well.
+# mail_identity_errors OUT "NAME <EMAIL>": one line per From: or
+# Signed-off-by: that is neither the runner's nor an original author's
+# (series_original_authors), per patch an original author signed that
+# the runner did not sign after them, and per placeholder address in a
+# header or trailer of the mail in OUT; nothing when all is well.
 mail_identity_errors() {
 	local out=$1 me=$2 f line addr from sobs
-	shift 2
 	for f in "$out"/*.patch; do
 		from=$(sed -n '/^$/q; s/^From: //p' "$f")
-		[ "$from" = "$me" ] || printf '%s\n' "$@" | grep -qxF -- "$from" ||
+		[ "$from" = "$me" ] || is_original_author "$from" ||
 			echo "$(basename "$f"): From: $from"
 		sobs=$(grep '^Signed-off-by: ' "$f" | sed 's/^Signed-off-by: //' || true)
 		while IFS= read -r line; do
 			[ -n "$line" ] || continue
-			[ "$line" = "$me" ] || printf '%s\n' "$@" | grep -qxF -- "$line" ||
+			[ "$line" = "$me" ] || is_original_author "$line" ||
 				echo "$(basename "$f"): Signed-off-by: $line"
 		done <<<"$sobs"
 		# The last sign-off is the sender's: the chain ends with who
@@ -120,7 +119,7 @@ main() {
 	log "making the mail of ${dir#"$PROJECT_DIR"/}/ in $out"
 	"$SCRIPTS_DIR/make-series.sh" --out "$out" "$dir"
 	series_original_authors "$dir"
-	errors=$(mail_identity_errors "$out" "$me" "${ORIGINAL_AUTHORS[@]}")
+	errors=$(mail_identity_errors "$out" "$me")
 	[ -z "$errors" ] || die "the mail in $out is not yours alone:"$'\n'"$errors"
 	log "every From: and Signed-off-by: is $me${ORIGINAL_AUTHORS[*]:+ or an original author (${ORIGINAL_AUTHORS[*]})}; no placeholder address"
 

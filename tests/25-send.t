@@ -62,36 +62,42 @@ dry_run() {
 }
 check "the dry run shows every message from the runner, to stable@ and no placeholder" dry_run
 
-only_the_runner() {
-	local wt=$TEST_TMP/am rc=0 c
-	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "$OUT"/0[0-9][0-9][1-9]-*.patch || return 1
-	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$OUT"/0[0-9][0-9][1-9]-*.patch || rc=1
-	[ -n "$(git -C "$wt" rev-list 'refs/tags/base..HEAD')" ] || rc=1
-	for c in $(git -C "$wt" rev-list 'refs/tags/base..HEAD'); do
-		# The author and exactly one Signed-off-by:, the runner's.
-		if [ "$(git -C "$wt" log -1 --format='%an <%ae>' "$c")" != "$ME" ] ||
-			[ "$(git -C "$wt" log -1 --format='%(trailers:key=Signed-off-by,valueonly)' "$c" | sed '/^$/d')" != "$ME" ]; then
-			git -C "$wt" log -1 --format='%h: %an <%ae>%n%(trailers)' "$c"
-			rc=1
-		fi
-	done
+# mail_identities OUT: the mail in OUT git am'd onto the base in a
+# scratch worktree; per commit, in order, "author|Signed-off-by,...".
+mail_identities() {
+	local out=$1 wt=$TEST_TMP/am rc=0
+	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "$out"/0[0-9][0-9][1-9]-*.patch || return 1
+	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$out"/0[0-9][0-9][1-9]-*.patch || rc=1
+	[ "$rc" -ne 0 ] || git -C "$wt" log --reverse \
+		--format='%an <%ae>|%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' 'refs/tags/base..HEAD'
 	git -C "$FIXED" worktree remove --force "$wt"
 	return "$rc"
 }
+
+only_the_runner() {
+	local ids
+	ids=$(mail_identities "$OUT") || return 1
+	# The author and exactly one Signed-off-by:, the runner's.
+	if [ -z "$ids" ] || grep -vxF "$ME|$ME" <<<"$ids"; then
+		echo "$ids"
+		return 1
+	fi
+}
 check "the mail git am's onto the base; author and Signed-off-by: the runner's alone" only_the_runner
 
-checkpatch_clean() {
+# checkpatch_mail OUT: checkpatch.pl --strict on each patch of the mail.
+checkpatch_mail() {
 	local p
-	for p in "$OUT"/0[0-9][0-9][1-9]-*.patch; do
+	for p in "$1"/0[0-9][0-9][1-9]-*.patch; do
 		(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
 			--ignore UNKNOWN_COMMIT_ID "$p") || { echo "in $p"; return 1; }
 	done
 }
-check "the mail passes checkpatch.pl --strict" checkpatch_clean
+check "the mail passes checkpatch.pl --strict" checkpatch_mail "$OUT"
 
 ORIG="Orig Author <orig.author@kernel-tester.dev>"
 original_author() {
-	local p out=$TEST_TMP/outgoing-orig wt=$TEST_TMP/am-orig rc=0 c want
+	local p out=$TEST_TMP/outgoing-orig rc=0 ids
 	p=$(find "$PROJ/patches/6.12.y" -name '0001-*.patch')
 	cp "$p" "$TEST_TMP/0001.saved"
 	# The first patch as the original author's, signed by them, with a
@@ -104,26 +110,15 @@ original_author() {
 	cp "$TEST_TMP/0001.saved" "$p"
 	rm "$PROJ/patches/6.12.y/original-authors"
 	[ "$rc" -eq 0 ] || return 1
-	sparse_worktree "$FIXED" "$wt" 'refs/tags/base^{commit}' "$out"/0[0-9][0-9][1-9]-*.patch || return 1
-	git -C "$wt" -c user.name=t -c user.email=t@t am -q "$out"/0[0-9][0-9][1-9]-*.patch || rc=1
-	for c in $(git -C "$wt" rev-list --reverse 'refs/tags/base..HEAD'); do
-		# The first: its author, signed by them and then the runner;
-		# the others the runner's alone.
-		want="$ME|$ME"
-		[ "$c" != "$(git -C "$wt" rev-list --reverse 'refs/tags/base..HEAD' | head -n 1)" ] ||
-			want="$ORIG|$ORIG,$ME"
-		if [ "$(git -C "$wt" log -1 --format='%an <%ae>' "$c")|$(git -C "$wt" log -1 \
-			--format='%(trailers:key=Signed-off-by,valueonly,separator=%x2C)' "$c")" != "$want" ]; then
-			git -C "$wt" log -1 --format='%h: %an <%ae>%n%(trailers)' "$c"
-			rc=1
-		fi
-	done
-	git -C "$FIXED" worktree remove --force "$wt"
-	for p in "$out"/0[0-9][0-9][1-9]-*.patch; do
-		(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
-			--ignore UNKNOWN_COMMIT_ID "$p") || { echo "in $p"; rc=1; }
-	done
-	return "$rc"
+	ids=$(mail_identities "$out") || return 1
+	# The first: its author, signed by them and then the runner; the
+	# others the runner's alone.
+	if [ "$(head -n 1 <<<"$ids")" != "$ORIG|$ORIG,$ME" ] ||
+		tail -n +2 <<<"$ids" | grep -vxF "$ME|$ME"; then
+		echo "$ids"
+		return 1
+	fi
+	checkpatch_mail "$out"
 }
 check "an original author stays author of their reworked patch, signed by them, then the runner" original_author
 

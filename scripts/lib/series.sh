@@ -43,3 +43,13 @@ series_original_authors() {
 		ORIGINAL_AUTHORS+=("$line")
 	done <"$1/original-authors"
 }
+
+# is_original_author "NAME <EMAIL>": true when series_original_authors
+# listed it.
+is_original_author() {
+	local a
+	for a in "${ORIGINAL_AUTHORS[@]}"; do
+		[ "$a" != "$1" ] || return 0
+	done
+	return 1
+}
