@@ -8,7 +8,8 @@
 #              revert 76f970ce51c8, as Debian 6.12 and mainline have it)
 #   regressed  the base with the fast path (a reproducer patch adds it)
 #   fixed      the base plus the series of patches/ made for its release
-#              (after the series its prerequisites file names)
+#              (after the series its prerequisites file names;
+#              fixed@S: the series patches/S)
 #   bugfix     the base plus patches/mainline-fixes/ alone
 #   kselftest  the base with the kselftest series' selftests part and
 #              selftests/sched/ of this project copied in
@@ -62,6 +63,9 @@ guests, 6.12 and later; never for merging).
               series' prerequisites file go first (mainline's: the
               standalone fixes of patches/mainline-fixes/), unless the
               base has them already.
+  fixed@S     the fixed tree of the series patches/S, whatever SERIES says
+              (fixed@mainline beside fixed@mainline-removal: two series
+              booted side by side)
   bugfix      the reference tree plus patches/mainline-fixes/ alone: the
               fixes of bugs in released kernels, posted before the rest
   alt-X       a candidate fix weighed against the series: the regressed
@@ -385,8 +389,19 @@ variant_tree() {
 			prepare_worktree "$repo" regressed "$base" "$stamp" "$reproducer"
 		fi
 		;;
-	fixed)
-		dir=$(series_dir "$repo" "$base")
+	*?+alt-?*)
+		dir=$(alternative_patch "${variant##*+alt-}")
+		wt=$(variant_tree "${variant%+alt-*}")
+		parent=$(git -C "$wt" rev-parse HEAD)
+		stamp="$parent-$(sha256sum <"$dir" | cut -c1-16)"
+		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
+		;;
+	fixed | fixed@?*)
+		if [ "$variant" = fixed ]; then
+			dir=$(series_dir "$repo" "$base")
+		else
+			dir=$PROJECT_DIR/patches/${variant#fixed@}
+		fi
 		mapfile -t patches < <(series_patches "$dir")
 		[ ${#patches[@]} -gt 0 ] || die "${dir#"$PROJECT_DIR"/} holds no series"
 		series_prerequisites "$dir"
@@ -413,7 +428,7 @@ variant_tree() {
 		parent=$(git -C "$wt" rev-parse HEAD)
 		patches=("${prerequisite_patches[@]}" "${patches[@]}")
 		stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
-		wt=$(prepare_worktree "$repo" fixed "$parent" "$stamp" "${patches[@]}")
+		wt=$(prepare_worktree "$repo" "$variant" "$parent" "$stamp" "${patches[@]}")
 		# Which series it is, for make-series.sh and the reports.
 		echo "${dir#"$PROJECT_DIR"/}" >"$wt.series"
 		echo "$wt"
@@ -430,13 +445,6 @@ variant_tree() {
 			stamp="$parent-$(cat "${patches[@]}" | sha256sum | cut -c1-16)"
 			prepare_worktree "$repo" bugfix "$parent" "$stamp" "${patches[@]}"
 		fi
-		;;
-	*?+alt-?*)
-		dir=$(alternative_patch "${variant##*+alt-}")
-		wt=$(variant_tree "${variant%+alt-*}")
-		parent=$(git -C "$wt" rev-parse HEAD)
-		stamp="$parent-$(sha256sum <"$dir" | cut -c1-16)"
-		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
 		;;
 	alt-*)
 		dir=$(alternative_patch "${variant#alt-}")

@@ -47,12 +47,17 @@ alternative_patch() {
 # VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
 # alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
-# plus that patch (reference+alt-B: (B) without the fast path).
+# plus that patch (reference+alt-B: (B) without the fast path);
+# fixed@S is the fixed tree of the series patches/S (as SERIES=patches/S
+# makes it), so that two series can be booted side by side.
 check_variant() {
 	local v=${1%+diag}
 	v=${v%+dvfs}
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	case "$v" in
+	fixed@?*)
+		[[ "${v#fixed@}" == */* || ! -d "$PROJECT_DIR/patches/${v#fixed@}" ]] || return 0
+		;;
 	*?+alt-?*)
 		if [ -n "$(alternative_patch "${v##*+alt-}")" ]; then
 			check_variant "${v%+alt-*}"
@@ -61,7 +66,7 @@ check_variant() {
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, or one of those followed by +alt-X (each may end in +diag or +dvfs)"
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, fixed@S for the series patches/S, or one of those followed by +alt-X (each may end in +diag or +dvfs)"
 }
 
 # need_cmds CMD...: stop with the list of missing tools and how to get them.
