@@ -15,31 +15,35 @@ patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -nam
 
 four_series() {
 	local d
-	for d in 6.6.y 6.12.y 6.13.y mainline-fixes mainline mainline-fast-path kselftest; do
+	for d in 6.6.y 6.12.y 6.13.y 6.18.y mainline-fixes mainline mainline-removal mainline-fast-path kselftest; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, mainline-fixes, mainline, mainline-fast-path and kselftest series and nothing loose" four_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, 6.18.y, mainline-fixes, mainline, mainline-removal, mainline-fast-path and kselftest series and nothing loose" four_series
 
 # The standalone fixes go first: mainline's series is made on top of
 # them, and every series a prerequisites file names exists.
 prerequisites() {
 	local d name
 	[ "$(cat "$PATCHES/mainline/prerequisites")" = mainline-fixes ] || return 1
-	[ "$(cat "$PATCHES/mainline-fast-path/prerequisites")" = "mainline-fixes
-mainline" ] || return 1
+	for d in mainline-removal mainline-fast-path; do
+		[ "$(cat "$PATCHES/$d/prerequisites")" = "mainline-fixes
+mainline" ] || { echo "patches/$d does not go on top of mainline-fixes and mainline"; return 1; }
+	done
 	for d in $(series_dirs); do
 		[ -f "$d/prerequisites" ] || continue
 		while read -r name; do
 			[ -d "$PATCHES/$name" ] || { echo "$d/prerequisites: no patches/$name"; return 1; }
 		done <"$d/prerequisites"
 	done
-	grep -q '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$PATCHES/mainline/0000-cover-letter.patch" ||
-		{ echo "the mainline cover letter lists no prerequisite-patch-id"; return 1; }
+	for d in mainline mainline-removal mainline-fast-path; do
+		grep -q '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
+			{ echo "the cover letter of patches/$d lists no prerequisite-patch-id"; return 1; }
+	done
 }
-check "mainline goes on top of mainline-fixes, which its cover letter lists" prerequisites
+check "mainline goes on top of mainline-fixes, the removal and the fast path on both, as their cover letters list" prerequisites
 
 # The PELT fix predates eff6c8ce8d4d and the report is closed by the
 # revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
@@ -74,7 +78,7 @@ cover_letters() {
 			return 1
 		fi
 	done
-	for d in mainline mainline-fixes mainline-fast-path kselftest; do
+	for d in mainline mainline-fixes mainline-removal mainline-fast-path kselftest; do
 		grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "no base-commit in patches/$d"; return 1; }
 	done
@@ -95,14 +99,14 @@ one_prefix() {
 		done
 		[ "$i" = "$n" ] || { echo "$d: $i patches, cover letter says $n"; return 1; }
 	done
-	for d in mainline mainline-fast-path; do
+	for d in mainline mainline-removal mainline-fast-path; do
 		grep -q '^Subject: \[RFC PATCH v3 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "patches/$d is RFC v3 until real machines have measured it"; return 1; }
 	done
 }
-check "each series has one subject prefix; the mainline series and the fast path are RFC v3" one_prefix
+check "each series has one subject prefix; mainline, mainline-removal and the fast path are RFC v3" one_prefix
 
-check "cover letters: subject, text, recipients, no notes for the submitter; mainline and kselftest base-commit" cover_letters
+check "cover letters: subject, text, recipients, no notes for the submitter; the mainline and kselftest series name their base-commit" cover_letters
 
 FIXED=""
 applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed) && [ "$(cat "$FIXED.series")" = patches/6.12.y ]; }
@@ -234,14 +238,15 @@ check "KERNEL_SRC lacking objects: the base leaves those files out and says whic
 picks_series() {
 	local t v p variant want
 	for t in "6 12 fixed patches/6.12.y/" "7 1 fixed patches/mainline-fixes/0001-.*patches/mainline/0001-" \
-		"6 13 fixed patches/6.13.y/" "6 6 fixed patches/6.6.y/" "7 1 bugfix patches/mainline-fixes/"; do
+		"6 13 fixed patches/6.13.y/" "6 6 fixed patches/6.6.y/" "7 1 bugfix patches/mainline-fixes/" \
+		"7 1 fixed@mainline-removal patches/mainline-fixes/0001-.*patches/mainline/0001-.*patches/mainline-removal/0001-"; do
 		read -r v p variant want <<<"$t"
 		[ -d "$TEST_TMP/v$v.$p" ] || fake_tree "$TEST_TMP/v$v.$p" "$v" "$p"
 		BUILD_DIR=$TEST_TMP/build-v$v.$p KERNEL_SRC=$TEST_TMP/v$v.$p \
 			fails_with 1 "$want" "$SCRIPTS_DIR/kernel-tree.sh" "$variant" || return 1
 	done
 }
-check "fixed takes patches/V.P.y, else mainline-fixes and mainline; bugfix mainline-fixes" picks_series
+check "fixed takes patches/V.P.y, else mainline-fixes and mainline; fixed@S patches/S after its prerequisites; bugfix mainline-fixes" picks_series
 
 # A user's tree that has mainline-fixes already (a release with the fixes
 # applied): the fixed tree does not apply them again, and bugfix is the
