@@ -142,8 +142,16 @@ main() {
 				print "arch,topology,kernel,setup,boots,passed,loops_per_s_median," \
 					"loops_per_s_min,loops_per_s_max,idle_pct_median," \
 					"remote_pct_median,loops_vs_reference,selftest"
-			else if (mode == "table")
-				printf "%-7s %-8s %-10s %-22s %7s %9s  %-18s %s\n", "arch", "topology",
+			# The kernel column as wide as its longest name
+			# (fixed@mainline-removal), at least 10.
+			kw = 10
+			for (r = 1; r <= brows; r++) {
+				split(border[r], k, SUBSEP)
+				if (length(k[3]) > kw) kw = length(k[3])
+			}
+			kcol = "%-7s %-8s %-" kw "s "
+			if (mode == "table")
+				printf kcol "%-22s %7s %9s  %-18s %s\n", "arch", "topology",
 					"kernel", "loops/s median (range)", "idle %", "remote %",
 					"selftest", "loops/s vs reference"
 			for (r = 1; r <= brows; r++) {
@@ -155,7 +163,7 @@ main() {
 				}
 				if (!(key in count)) {
 					if (mode == "table")
-						printf "%-7s %-8s %-10s %-22s %7s %9s  %s\n", k[1], k[2], k[3],
+						printf kcol "%-22s %7s %9s  %s\n", k[1], k[2], k[3],
 							"no result", "-", "-", summary(key)
 					continue
 				}
@@ -171,7 +179,7 @@ main() {
 						k[3], setup, boots[key], tests[key, "ok"], loops, lmin, lmax,
 						stat(key, "idle"), stat(key, "remote"), ratio, summary(key)
 				else
-					printf "%-7s %-8s %-10s %-22s %7.2f %9.2f  %-18s %s\n", k[1], k[2],
+					printf kcol "%-22s %7.2f %9.2f  %-18s %s\n", k[1], k[2],
 						k[3], range, stat(key, "idle"), stat(key, "remote"), summary(key), ratio
 			}
 			if (mode == "table")

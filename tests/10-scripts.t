@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 21
+plan 23
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -21,6 +21,10 @@ check "unknown arch is refused" \
 	fails_with 2 "unknown arch 'sparc'" "$SCRIPTS_DIR/kernel-build.sh" sparc reference
 check "unknown variant is refused" \
 	fails_with 2 "unknown variant 'tuned'" "$SCRIPTS_DIR/kernel-tree.sh" tuned
+check "fixed@S names a series of patches/, nothing else" \
+	fails_with 2 "unknown variant 'fixed@../patches/mainline'" "$SCRIPTS_DIR/kernel-tree.sh" fixed@../patches/mainline
+check "fixed@S of a series that does not exist is refused" \
+	fails_with 2 "unknown variant 'fixed@nonesuch'" "$SCRIPTS_DIR/kernel-tree.sh" fixed@nonesuch
 check "unknown topology is refused" \
 	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
 check "possible CPUs beyond the present ones are refused on x86_64" \
