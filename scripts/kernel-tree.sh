@@ -26,6 +26,9 @@ set -euo pipefail
 REPRODUCER=$SCRIPTS_DIR/kernel/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_SCOPED=$SCRIPTS_DIR/kernel/mainline/reinstate-sched_move_task-fast-path.patch
 REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.patch
+# 6.18.35's form: scoped_guard (sched_change, ...) after update_rq_clock(),
+# with DEQUEUE_NOCLOCK.
+REPRODUCER_SCOPED_NOCLOCK=$SCRIPTS_DIR/kernel/6.18/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 EMULATED_CPUFREQ=$SCRIPTS_DIR/kernel/harness/emulated-cpufreq.patch
 # Upstream's fix of print_cfs_rq() for trees that need it (see
@@ -53,7 +56,7 @@ guests, 6.12 and later; never for merging).
   regressed   the base with the fast path: as it is when it has it
               (v6.13.y, 6.6.y before 6.6.85), else plus the reproducer
               patch matching its sched_move_task() (scripts/kernel/
-              reinstate-*.patch, or the one in mainline/ or 6.6/)
+              reinstate-*.patch, or the one in mainline/, 6.18/ or 6.6/)
   fixed       the series made for the base's release line: patches/V.P.y
               when it exists (V.P from the Makefile), else patches/mainline;
               SERIES=DIR picks one. A series made for mainline
@@ -243,14 +246,19 @@ has_fast_path() {
 }
 
 # reproducer_for REPO COMMIT: the reproducer written for COMMIT's form of
-# sched_move_task(): scoped_guard (sched_change) from v6.19, the
-# task_rq_lock class guard of 6.12 to v6.18, task_rq_lock() with rq_flags
-# before (6.6).
+# sched_move_task(): scoped_guard (sched_change) from v6.19 (after
+# update_rq_clock() with DEQUEUE_NOCLOCK as in 6.18.35), the task_rq_lock
+# class guard of 6.12 to v6.18, task_rq_lock() with rq_flags before (6.6).
 reproducer_for() {
-	if git -C "$1" grep -q 'scoped_guard (sched_change' "$2" -- kernel/sched/core.c; then
-		echo "$REPRODUCER_SCOPED"
-	elif git -C "$1" show "$2:kernel/sched/core.c" |
-		awk '/^void sched_move_task\(/, /^}/' | grep -q 'struct rq_flags rf;'; then
+	local move
+	move=$(git -C "$1" show "$2:kernel/sched/core.c" | awk '/^void sched_move_task\(/, /^}/')
+	if grep -q 'scoped_guard (sched_change' <<<"$move"; then
+		if grep -q 'DEQUEUE_NOCLOCK' <<<"$move"; then
+			echo "$REPRODUCER_SCOPED_NOCLOCK"
+		else
+			echo "$REPRODUCER_SCOPED"
+		fi
+	elif grep -q 'struct rq_flags rf;' <<<"$move"; then
 		echo "$REPRODUCER_RQ_FLAGS"
 	else
 		echo "$REPRODUCER"
