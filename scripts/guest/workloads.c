@@ -193,65 +193,10 @@ static void load_pipe(void)
 	waitpid(pid, NULL, 0);
 }
 
-static void load_messaging(void)
-{
-	int fds[GROUPS][PER_GROUP][2], g, r, s;
-	pid_t pids[GROUPS * PER_GROUP * 2];
-	int nr = 0;
-
-	for (g = 0; g < GROUPS; g++)
-		for (r = 0; r < PER_GROUP; r++)
-			if (pipe(fds[g][r]))
-				_exit(1);
-	for (g = 0; g < GROUPS; g++) {
-		for (r = 0; r < PER_GROUP; r++) {
-			pids[nr] = fork();
-			if (!pids[nr++]) {
-				char buf[MSG_SIZE];
-				ssize_t n;
-				long got = 0;
-				int i, j;
-
-				for (i = 0; i < GROUPS; i++)
-					for (j = 0; j < PER_GROUP; j++)
-						if (i != g || j != r)
-							close(fds[i][j][0]);
-				for (i = 0; i < GROUPS; i++)
-					for (j = 0; j < PER_GROUP; j++)
-						close(fds[i][j][1]);
-				while ((n = read(fds[g][r][0], buf, sizeof(buf))) > 0) {
-					got += n;
-					ADD_OPS(got / MSG_SIZE);
-					got %= MSG_SIZE;
-				}
-				_exit(0);
-			}
-		}
-		for (s = 0; s < PER_GROUP; s++) {
-			pids[nr] = fork();
-			if (!pids[nr++]) {
-				char buf[MSG_SIZE] = { 0 };
-
-				while (!STOPPING())
-					for (r = 0; r < PER_GROUP; r++)
-						if (write(fds[g][r][1], buf, sizeof(buf)) < 0)
-							_exit(1);
-				_exit(0);
-			}
-		}
-	}
-	for (g = 0; g < GROUPS; g++)
-		for (r = 0; r < PER_GROUP; r++) {
-			close(fds[g][r][0]);
-			close(fds[g][r][1]);
-		}
-	while (nr--)
-		waitpid(pids[nr], NULL, 0);
-}
-
-static int cmp_double(const void *a, const void *b);
-
-/* messaging with threads: one process, the pipes shared */
+/*
+ * One receiver or sender of messaging: a process of load_messaging() or a
+ * thread of load_messaging_threads().
+ */
 struct messenger {
 	int fd;			/* a receiver reads it, a sender writes all */
 	int (*to)[PER_GROUP][2];
@@ -286,6 +231,53 @@ static void *send_messages(void *arg)
 	return NULL;
 }
 
+static void load_messaging(void)
+{
+	int fds[GROUPS][PER_GROUP][2], g, r, s;
+	pid_t pids[GROUPS * PER_GROUP * 2];
+	int nr = 0;
+
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++)
+			if (pipe(fds[g][r]))
+				_exit(1);
+	for (g = 0; g < GROUPS; g++) {
+		for (r = 0; r < PER_GROUP; r++) {
+			pids[nr] = fork();
+			if (!pids[nr++]) {
+				int i, j;
+
+				for (i = 0; i < GROUPS; i++)
+					for (j = 0; j < PER_GROUP; j++)
+						if (i != g || j != r)
+							close(fds[i][j][0]);
+				for (i = 0; i < GROUPS; i++)
+					for (j = 0; j < PER_GROUP; j++)
+						close(fds[i][j][1]);
+				receive(&(struct messenger){ fds[g][r][0], fds, g });
+				_exit(0);
+			}
+		}
+		for (s = 0; s < PER_GROUP; s++) {
+			pids[nr] = fork();
+			if (!pids[nr++]) {
+				send_messages(&(struct messenger){ -1, fds, g });
+				_exit(0);
+			}
+		}
+	}
+	for (g = 0; g < GROUPS; g++)
+		for (r = 0; r < PER_GROUP; r++) {
+			close(fds[g][r][0]);
+			close(fds[g][r][1]);
+		}
+	while (nr--)
+		waitpid(pids[nr], NULL, 0);
+}
+
+static int cmp_double(const void *a, const void *b);
+
+/* messaging with threads: one process, the pipes shared */
 static void load_messaging_threads(void)
 {
 	static int fds[GROUPS][PER_GROUP][2];
