@@ -405,10 +405,11 @@ variant_tree() {
 		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$dir"
 		;;
 	fixed | fixed@?*)
+		# fixed@S is what SERIES=patches/S makes of fixed.
 		if [ "$variant" = fixed ]; then
 			dir=$(series_dir "$repo" "$base")
 		else
-			dir=$PROJECT_DIR/patches/${variant#fixed@}
+			dir=$(SERIES=$PROJECT_DIR/patches/${variant#fixed@} series_dir "$repo" "$base")
 		fi
 		mapfile -t patches < <(series_patches "$dir")
 		[ ${#patches[@]} -gt 0 ] || die "${dir#"$PROJECT_DIR"/} holds no series"
