@@ -30,6 +30,36 @@ prints the packages, one a line (scripts/check-deps.sh reads them).
 USAGE
 }
 
+# apt-get update, tried again when it fails: a Debian mirror caught in
+# its sync serves index files of the wrong size for minutes ("Mirror sync
+# in progress?"), and one such file fails the whole update. The delays
+# add up to about five minutes; INSTALL_DEPS_RETRY_DELAY (seconds, first
+# delay, doubled each time) shortens them for the tests.
+update_indexes() {
+	local attempt delay=${INSTALL_DEPS_RETRY_DELAY:-40} attempts=4
+	for attempt in $(seq "$attempts"); do
+		apt-get update -q >"$UPDATE_LOG" 2>&1 && return 0
+		[ "$attempt" -lt "$attempts" ] || break
+		log "apt-get update failed (attempt $attempt of $attempts), again in ${delay} s:"
+		grep '^[EW]:' "$UPDATE_LOG" | head -n 3 >&2 || true
+		sleep "$delay"
+		delay=$((delay * 2))
+	done
+	log "apt-get update failed $attempts times; going on with the index files apt has:"
+	grep '^[EW]:' "$UPDATE_LOG" | head -n 5 >&2 || true
+	return 1
+}
+
+# Each foreign arch is there for busybox-static of that arch: after a
+# failed update, make sure apt knows of it, or say which one is missing.
+check_foreign_indexes() {
+	local darch
+	for darch in "${FOREIGN_ARCHES[@]}"; do
+		apt-cache policy "busybox-static:$darch" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
+			die "apt has no index of the $darch packages (busybox-static:$darch): apt-get update failed, run this again later"
+	done
+}
+
 missing_packages() {
 	local p
 	for p in "${PACKAGES[@]}"; do
@@ -65,10 +95,13 @@ main() {
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]}; run as root to install them"
 	log "installing: ${missing[*]/apt-update/}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
+	UPDATE_LOG=$(mktemp)
+	trap 'rm -f "$UPDATE_LOG"' EXIT
+	update_indexes || check_foreign_indexes
 	mapfile -t missing < <(missing_packages)
 	[ ${#missing[@]} -eq 0 ] ||
-		apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+		apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install of ${missing[*]} failed"
 }
 
 main "$@"

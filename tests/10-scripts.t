@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 23
+plan 26
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -185,6 +185,76 @@ table_as_csv() {
 		grep -qx 'x86_64,cores,regressed,cgroup,1,0,150.0,150.0,150.0,12.00,40.00,0.75,0/1 pass; 1 fail' "$TEST_TMP/results.csv"
 }
 check "the table as CSV (results.csv)" table_as_csv
+
+# fake_apt DIR: dpkg, apt-get and apt-cache as a machine sees them that
+# lacks one package (cpio) and the armhf arch, whose apt-get update fails
+# FAKE_UPDATE_FAILURES times (a mirror in its sync), and whose apt-cache
+# knows a busybox-static of each arch when FAKE_CANDIDATE is yes.
+fake_apt() {
+	local dir=$1
+	mkdir -p "$dir"
+	cat >"$dir/dpkg-query" <<'FAKE'
+#!/bin/bash
+[ "$3" = cpio ] && [ ! -e "${0%/*}/installed" ] && exit 1
+echo "install ok installed"
+FAKE
+	cat >"$dir/dpkg" <<'FAKE'
+#!/bin/bash
+case $1 in
+--print-foreign-architectures) printf 'arm64\ni386\n' ;;
+--add-architecture) echo "$2" >>"${0%/*}/added" ;;
+esac
+FAKE
+	cat >"$dir/apt-get" <<'FAKE'
+#!/bin/bash
+case $1 in
+update)
+	n=$(cat "${0%/*}/updates" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"${0%/*}/updates"
+	[ "$n" -ge "$FAKE_UPDATE_FAILURES" ] && exit 0
+	echo "E: Failed to fetch http://deb.debian.org/debian/dists/bookworm/main/binary-armhf/Packages.xz  File has unexpected size (1 != 2). Mirror sync in progress?"
+	exit 100
+	;;
+install) echo "$@" >"${0%/*}/install-args" && touch "${0%/*}/installed" ;;
+esac
+FAKE
+	cat >"$dir/apt-cache" <<'FAKE'
+#!/bin/bash
+[ "$FAKE_CANDIDATE" = yes ] && echo '  Candidate: 1:1.35.0-4+b3'
+exit 0
+FAKE
+	printf '#!/bin/sh\necho 0\n' >"$dir/id"
+	chmod +x "$dir"/*
+}
+
+install_deps_retries() {
+	local d=$TEST_TMP/apt-retry
+	fake_apt "$d"
+	PATH=$d:$PATH INSTALL_DEPS_RETRY_DELAY=0 FAKE_UPDATE_FAILURES=2 FAKE_CANDIDATE=no "$SCRIPTS_DIR/install-deps.sh" 2>"$d/err" || { cat "$d/err"; return 1; }
+	if ! grep -q 'attempt 2 of 4' "$d/err" || ! grep -qx 3 "$d/updates" || ! grep -qx armhf "$d/added" ||
+		! grep -q -- '--no-install-recommends cpio$' "$d/install-args"; then
+		cat "$d/err"
+		return 1
+	fi
+}
+check "install-deps.sh tries a failed apt-get update again (mirror sync)" install_deps_retries
+
+install_deps_goes_on() {
+	local d=$TEST_TMP/apt-stale
+	fake_apt "$d"
+	PATH=$d:$PATH INSTALL_DEPS_RETRY_DELAY=0 FAKE_UPDATE_FAILURES=9 FAKE_CANDIDATE=yes "$SCRIPTS_DIR/install-deps.sh" 2>"$d/err" || { cat "$d/err"; return 1; }
+	if ! grep -q 'failed 4 times; going on' "$d/err" || ! grep -q 'cpio$' "$d/install-args"; then
+		cat "$d/err"
+		return 1
+	fi
+}
+check "install-deps.sh goes on after four failed updates when apt knows every arch" install_deps_goes_on
+
+fake_apt "$TEST_TMP/apt-none"
+check "install-deps.sh names the arch apt has no index of" \
+	fails_with 1 "no index of the arm64 packages" \
+	env PATH="$TEST_TMP/apt-none:$PATH" INSTALL_DEPS_RETRY_DELAY=0 FAKE_UPDATE_FAILURES=9 FAKE_CANDIDATE=no \
+	"$SCRIPTS_DIR/install-deps.sh"
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"
