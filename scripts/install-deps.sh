@@ -55,7 +55,7 @@ update_indexes() {
 check_foreign_indexes() {
 	local darch
 	for darch in "${FOREIGN_ARCHES[@]}"; do
-		apt-cache policy "busybox-static:$darch" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
+		[[ $(apt-cache policy "busybox-static:$darch" 2>/dev/null) == *"Candidate: "[0-9]* ]] ||
 			die "apt has no index of the $darch packages (busybox-static:$darch): apt-get update failed, run this again later"
 	done
 }
@@ -63,7 +63,7 @@ check_foreign_indexes() {
 missing_packages() {
 	local p
 	for p in "${PACKAGES[@]}"; do
-		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
 			echo "$p"
 	done
 }
@@ -79,9 +79,14 @@ main() {
 	esac
 	command -v dpkg-query >/dev/null || die "not a Debian system: install the tools by hand (see README)"
 	mapfile -t missing < <(missing_packages)
-	local darch
+	# Read into a variable first: `dpkg ... | grep -q`, under pipefail,
+	# failed whenever grep had its match before dpkg had written its last
+	# line (SIGPIPE), and sent CI to apt-get update on a machine that
+	# needed nothing.
+	local darch foreign
+	foreign=$(dpkg --print-foreign-architectures)
 	for darch in "${FOREIGN_ARCHES[@]}"; do
-		dpkg --print-foreign-architectures | grep -qx "$darch" && continue
+		grep -qx "$darch" <<<"$foreign" && continue
 		$check && { echo "dpkg architecture $darch not enabled"; exit 1; }
 		[ "$(id -u)" -eq 0 ] || die "run as root to enable $darch in dpkg"
 		dpkg --add-architecture "$darch"
