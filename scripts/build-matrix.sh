@@ -74,7 +74,7 @@ main() {
 		done
 	done
 	cat "$out/table.txt"
-	if cat "$out"/*-new.warnings | grep -q .; then
+	if grep -q . "$out"/*-new.warnings; then
 		cat "$out"/*-new.warnings >&2
 		die "the fixed kernel has new kernel/sched/ warnings (see $out)"
 	fi

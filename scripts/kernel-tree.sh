@@ -208,7 +208,7 @@ source_repo() {
 # print_cfs_rq() still calls it after dropping the rq lock.
 needs_debug_locking_fix() {
 	git -C "$1" show "$2:kernel/sched/fair.c" |
-		awk '/^u64 avg_vruntime\(/, /^}/' | grep -q 'update_zero_vruntime(' &&
+		awk '/^u64 avg_vruntime\(/, /^}/ { if (/update_zero_vruntime\(/) found = 1 } END { exit !found }' &&
 		git -C "$1" grep -q 'SPLIT_NS(avg_vruntime(cfs_rq))' "$2" -- kernel/sched/debug.c
 }
 

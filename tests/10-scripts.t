@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -108,6 +108,18 @@ verdicts_of_real_logs() {
 }
 check "verdicts of real logs: pass, fail, figures, skip, bail-out, timeout, splat, panic, hang" \
 	verdicts_of_real_logs
+
+# The splat log with a megabyte of a passing run after it: the console
+# scan once stopped at the splat while tr still wrote, tr died of
+# SIGPIPE, and under pipefail the splat read as none.
+splat_in_long_log() {
+	local log=$TEST_TMP/long-splat.log got
+	{ cat "$LOGS/x86_64-splat.log"; for _ in $(seq 500); do cat "$LOGS/x86_64-fixed-pass.log"; done; } >"$log"
+	[ "$(wc -c <"$log")" -gt 1000000 ] || return 1
+	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" a t k 1)
+	[ "${got##*,}" = splat ] || { echo "got $got"; return 1; }
+}
+check "a splat early in a long console log is still a splat" splat_in_long_log
 
 # results_dir DIR LOG-FOR-REFERENCE LOG-FOR-REGRESSED LOG-FOR-FIXED: a
 # results directory as verify.sh writes it, from real logs.

@@ -47,8 +47,11 @@ check "the selftest passes on the fixed kernel" verdict x86_64 fixed ok
 collection() {
 	local log=$TEST_TMP/x86_64-fixed.log
 	tr -d '\r' <"$log" | grep '^ok [0-9]* selftests: sched:'
-	tr -d '\r' <"$log" | grep -q '^ok [0-9]* selftests: sched: cs_prctl_test # SKIP$' &&
-		tr -d '\r' <"$log" | grep -q '^# 1\.\.0 # SKIP no core scheduling: CONFIG_SCHED_CORE=n$'
+	# grep -q, which stops at the first match, reads the log from
+	# process substitution: tr, left writing to a closed pipe, would fail
+	# the && chain under pipefail.
+	grep -q '^ok [0-9]* selftests: sched: cs_prctl_test # SKIP$' < <(tr -d '\r' <"$log") &&
+		grep -q '^# 1\.\.0 # SKIP no core scheduling: CONFIG_SCHED_CORE=n$' < <(tr -d '\r' <"$log")
 }
 check "in the same run, cs_prctl_test skips without core scheduling" collection
 check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok

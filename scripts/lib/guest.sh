@@ -142,10 +142,15 @@ boot_failed() {
 
 # console_splat LOG: print the first line of a kernel warning, BUG, oops,
 # lockdep, KASAN/UBSAN or stall report in a console log; false if none.
+# grep reads the log itself: behind `tr | grep -m1`, a match early in a
+# long log ended grep before tr had written the rest, tr died of SIGPIPE,
+# and under pipefail the splat read as none.
 console_splat() {
-	tr -d '\r' <"$1" | grep -m1 -E \
+	local line
+	line=$(grep -a -m1 -E \
 		-e '-+\[ cut here \]-+' -e '(^|[] ])(WARNING|BUG|UBSAN|Oops)[: ]' \
 		-e 'kernel BUG at' -e 'Unable to handle kernel' -e 'general protection fault' \
 		-e 'INFO: (task .* blocked|rcu_.* stall|possible .*locking)' \
-		-e 'rcu: INFO: .* stall' -e 'Call [Tt]race:' -e 'Kernel panic'
+		-e 'rcu: INFO: .* stall' -e 'Call [Tt]race:' -e 'Kernel panic' "$1") || return 1
+	printf '%s\n' "${line%$'\r'}"
 }
