@@ -59,7 +59,7 @@ pelt_fix_tags() {
 				echo "Fixes: eff6c8ce8d4d or Closes: in $p"
 				return 1
 			fi
-			if sed '/^---$/q' "$p" | grep -q 'eff6c8ce8d4d\|76f970ce51c8'; then
+			if grep -q 'eff6c8ce8d4d\|76f970ce51c8' < <(sed '/^---$/q' "$p"); then
 				grep -q "^Link: $REPORT\( # .*\)\?$" "$p" || { echo "no Link: to the report in $p"; return 1; }
 			fi
 		done
