@@ -20,6 +20,7 @@ WAKEUP_LOADS="messaging-threads pipeherd tcp-rr schbench"
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
+       $(basename "$0") --mail-table DIR...
 
 Boots every kernel R times, interleaved, each running every load for S
 seconds in a cpu cgroup. Writes DIR/bench.csv
@@ -45,6 +46,12 @@ the probes exit-residue and wake-residue (util left on an idle CPU by
 tasks that died there or migrated away on wakeup; see
 scripts/guest/workloads.c), which run only when named in --loads.
 
+With --mail-table, boots nothing: prints the medians [ranges] of the
+bench.csv of each DIR (runs of this script, one per arch, say) as a
+cover letter quotes them: a block per arch, a line per load and metric,
+a column per kernel in the order of the first DIR; 100000 and more in
+thousands (k), 100 and more whole, the rest to 3 significant digits.
+
 $(run_options_usage 5 bench)
   --seconds S         seconds per load (default 4)
   --loads "L..."      the loads to run (default: every workload, no
@@ -61,6 +68,15 @@ USAGE
 
 main() {
 	local arch boots variants out v b seconds=4 rc=0 monitor="" loads="" extra=()
+	if [ "${1:-}" = --mail-table ]; then
+		shift
+		[ $# -gt 0 ] || usage_error "--mail-table needs a results directory"
+		for v in "$@"; do
+			[ -s "$v/bench.csv" ] || usage_error "$v has no bench.csv"
+		done
+		mail_table "$@"
+		return
+	fi
 	run_defaults 5 bench
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -177,6 +193,64 @@ END {
 		}
 	}
 	printf "\n%s boots per kernel; median [min-max] over the boots.\n", boots
+}
+AWK
+}
+
+# mail_table DIR...: the --mail-table text of the DIRs' bench.csv.
+mail_table() {
+	awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "${@/%//bench.csv}" <<'AWK'
+function num(x,   a) {
+	a = x < 0 ? -x : x
+	if (a >= 100000) return sprintf("%.0fk", x / 1000)
+	if (a >= 100) return sprintf("%.0f", x)
+	return sprintf("%.3g", x)
+}
+function pad(s, w) { return sprintf("%-" w "s", s) }
+FNR == 1 { next }
+{
+	if (!($1 in arch_seen)) { arch_seen[$1] = 1; arches[++na] = $1 }
+	if (!($2 in v_seen)) { v_seen[$2] = 1; vs[++nv] = $2 }
+	# The unit as it reads after the metric: round_trips/s, wakeup_p99
+	# us; util (of util_after, util_per_removal) goes without saying.
+	metric = $5 ($7 == "1/s" ? "/s" : $7 == "util" ? "" : " " $7)
+	if (!(($1, $4, metric) in row_seen)) {
+		row_seen[$1, $4, metric] = 1
+		rows[$1, ++nrows[$1]] = $4 SUBSEP metric
+	}
+	add($1 SUBSEP $4 SUBSEP metric, $2, $6)
+}
+END {
+	wl = length("load"); wm = length("metric")
+	for (i = 1; i <= nv; i++) w[i] = length(vs[i])
+	for (a = 1; a <= na; a++)
+		for (r = 1; r <= nrows[arches[a]]; r++) {
+			split(rows[arches[a], r], lm, SUBSEP)
+			if (length(lm[1]) > wl) wl = length(lm[1])
+			if (length(lm[2]) > wm) wm = length(lm[2])
+			key = arches[a] SUBSEP rows[arches[a], r]
+			for (i = 1; i <= nv; i++) {
+				n = count[key, vs[i]]
+				if (!n) { cell[key, i] = "missing"; continue }
+				for (j = 1; j <= n; j++) x[j] = val[key, vs[i], j]
+				m = median(x, n)
+				cell[key, i] = num(m) " [" num(x[1]) "-" num(x[n]) "]"
+				if (length(cell[key, i]) > w[i]) w[i] = length(cell[key, i])
+			}
+		}
+	for (a = 1; a <= na; a++) {
+		if (a > 1) print ""
+		line = "  " pad(arches[a], wl) "  " pad("", wm)
+		for (i = 1; i <= nv; i++) line = line "  " pad(vs[i], w[i])
+		sub(/ +$/, "", line); print line
+		for (r = 1; r <= nrows[arches[a]]; r++) {
+			split(rows[arches[a], r], lm, SUBSEP)
+			key = arches[a] SUBSEP rows[arches[a], r]
+			line = "  " pad(lm[1], wl) "  " pad(lm[2], wm)
+			for (i = 1; i <= nv; i++) line = line "  " pad(cell[key, i], w[i])
+			sub(/ +$/, "", line); print line
+		}
+	}
 }
 AWK
 }

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -267,6 +267,9 @@ check "install-deps.sh names the arch apt has no index of" \
 	fails_with 1 "no index of the arm64 packages" \
 	env PATH="$TEST_TMP/apt-none:$PATH" INSTALL_DEPS_RETRY_DELAY=0 FAKE_UPDATE_FAILURES=9 FAKE_CANDIDATE=no \
 	"$SCRIPTS_DIR/install-deps.sh"
+
+check "bench.sh --mail-table of a directory without bench.csv is refused" \
+	fails_with 2 "has no bench.csv" "$SCRIPTS_DIR/bench.sh" --mail-table "$TEST_TMP"
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"

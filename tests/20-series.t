@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -159,6 +159,31 @@ snippet_in_series() {
 		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/kselftest/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
 }
 check "MAINTAINERS-snippet is the hunk of the kselftest series' MAINTAINERS patch" snippet_in_series
+
+# contains_text FILE TEXT-FILE: FILE holds TEXT-FILE's lines, in a row.
+contains_text() {
+	awk 'NR == FNR { want[++n] = $0; next }
+		{ line[++m] = $0 }
+		END {
+			for (i = 1; i + n - 1 <= m; i++) {
+				for (j = 1; j <= n && line[i + j - 1] == want[j]; j++) ;
+				if (j > n) exit 0
+			}
+			exit 1
+		}' "$2" "$1"
+}
+# The removal series' benchmark table, in its cover letter and in
+# results.md, is what bench.sh --mail-table makes of the data.
+removal_table_from_data() {
+	local data=$PROJECT_DIR/Documentation/data f
+	"$SCRIPTS_DIR/bench.sh" --mail-table "$data/wakeup-v7.1.5-x86_64" "$data/wakeup-v7.1.5-arm64" \
+		>"$TEST_TMP/mail-table" || return 1
+	[ "$(wc -l <"$TEST_TMP/mail-table")" -eq 25 ] || { cat "$TEST_TMP/mail-table"; return 1; }
+	for f in "$PATCHES/mainline-removal/0000-cover-letter.patch" "$PROJECT_DIR/Documentation/results.md"; do
+		contains_text "$f" "$TEST_TMP/mail-table" || { echo "$f lacks the table:"; cat "$TEST_TMP/mail-table"; return 1; }
+	done
+}
+check "the removal series' benchmark table is bench.sh --mail-table of its data" removal_table_from_data
 
 # variant_commit VARIANT: the commit of Debian's reference (the base tag:
 # Debian has the revert, and the harness's own fix on top of it is not in
