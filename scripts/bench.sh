@@ -112,8 +112,11 @@ main() {
 		done
 	done
 	bench_tables "$out" "$variants" "$boots" | tee "$out/table.txt"
-	grep -v -e '^| [a-z]*-residue |' -e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt" |
-		grep -q '| differs (' && rc=1
+	# The rows that count, read through process substitution: behind a
+	# pipe, grep -q's early exit could kill the first grep (SIGPIPE) on a
+	# table of more than 4 KiB and, under pipefail, hide a difference.
+	grep -q '| differs (' < <(grep -v -e '^| [a-z]*-residue |' \
+		-e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt") && rc=1
 	grep -q 'missing' "$out/table.txt" && rc=1
 	return "$rc"
 }
@@ -207,9 +210,15 @@ function num(x,   a) {
 	return sprintf("%.3g", x)
 }
 function pad(s, w) { return sprintf("%-" w "s", s) }
-FNR == 1 { next }
+FNR == 1 { file = FILENAME; next }
+# Two runs of one arch are not pooled: their boots are not one sample.
+$1 in arch_file && arch_file[$1] != file {
+	printf "error: %s and %s both hold %s runs\n", arch_file[$1], file, $1 >"/dev/stderr"
+	bad = 1
+	exit 2
+}
 {
-	if (!($1 in arch_seen)) { arch_seen[$1] = 1; arches[++na] = $1 }
+	if (!($1 in arch_file)) { arch_file[$1] = file; arches[++na] = $1 }
 	if (!($2 in v_seen)) { v_seen[$2] = 1; vs[++nv] = $2 }
 	# The unit as it reads after the metric: round_trips/s, wakeup_p99
 	# us; util (of util_after, util_per_removal) goes without saying.
@@ -221,9 +230,11 @@ FNR == 1 { next }
 	add($1 SUBSEP $4 SUBSEP metric, $2, $6)
 }
 END {
-	wl = length("load"); wm = length("metric")
+	if (bad) exit 2
+	if (!na) { print "error: no results in " ARGV[1] >"/dev/stderr"; exit 2 }
 	for (i = 1; i <= nv; i++) w[i] = length(vs[i])
-	for (a = 1; a <= na; a++)
+	for (a = 1; a <= na; a++) {
+		if (length(arches[a]) > wl) wl = length(arches[a])
 		for (r = 1; r <= nrows[arches[a]]; r++) {
 			split(rows[arches[a], r], lm, SUBSEP)
 			if (length(lm[1]) > wl) wl = length(lm[1])
@@ -238,6 +249,7 @@ END {
 				if (length(cell[key, i]) > w[i]) w[i] = length(cell[key, i])
 			}
 		}
+	}
 	for (a = 1; a <= na; a++) {
 		if (a > 1) print ""
 		line = "  " pad(arches[a], wl) "  " pad("", wm)

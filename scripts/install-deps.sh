@@ -55,7 +55,7 @@ update_indexes() {
 check_foreign_indexes() {
 	local darch
 	for darch in "${FOREIGN_ARCHES[@]}"; do
-		[[ $(apt-cache policy "busybox-static:$darch" 2>/dev/null) == *"Candidate: "[0-9]* ]] ||
+		[[ $(LC_ALL=C apt-cache policy "busybox-static:$darch" 2>/dev/null) == *"Candidate: "[0-9]* ]] ||
 			die "apt has no index of the $darch packages (busybox-static:$darch): apt-get update failed, run this again later"
 	done
 }
@@ -63,7 +63,9 @@ check_foreign_indexes() {
 missing_packages() {
 	local p
 	for p in "${PACKAGES[@]}"; do
-		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
+		# A line per arch the package has an entry for (i386, armhf
+		# and arm64 are enabled): installed when one says so.
+		grep -qx 'install ok installed' <<<"$(dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null)" ||
 			echo "$p"
 	done
 }

@@ -123,8 +123,8 @@ main() {
 	for p in "${patches[@]}"; do
 		log "applying $(basename "$p")"
 		git -C "$wt" am -q "$p" || die "$(basename "$p") does not apply onto $(git -C "$wt" log -1 --format='%h ("%s")' "$parent")"
-		if git -C "$wt" show --name-only --diff-filter=A --format= HEAD |
-			grep -qx 'tools/testing/selftests/sched/fork_placement_test.c'; then
+		if grep -qx 'tools/testing/selftests/sched/fork_placement_test.c' \
+			< <(git -C "$wt" show --name-only --diff-filter=A --format= HEAD); then
 			for f in $OWN_SELFTEST_FILES; do
 				cp "$PROJECT_DIR/selftests/sched/$f" "$wt/tools/testing/selftests/sched/$f"
 			done

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -199,7 +199,8 @@ table_as_csv() {
 check "the table as CSV (results.csv)" table_as_csv
 
 # fake_apt DIR: dpkg, apt-get and apt-cache as a machine sees them that
-# lacks one package (cpio) and the armhf arch, whose apt-get update fails
+# lacks one package (cpio) and the armhf arch, has libssl-dev installed
+# beside the config files of its i386 build, and whose apt-get update fails
 # FAKE_UPDATE_FAILURES times (a mirror in its sync), and whose apt-cache
 # knows a busybox-static of each arch when FAKE_CANDIDATE is yes.
 fake_apt() {
@@ -208,6 +209,7 @@ fake_apt() {
 	cat >"$dir/dpkg-query" <<'FAKE'
 #!/bin/bash
 [ "$3" = cpio ] && [ ! -e "${0%/*}/installed" ] && exit 1
+[ "$3" = libssl-dev ] && echo "deinstall ok config-files"
 echo "install ok installed"
 FAKE
 	cat >"$dir/dpkg" <<'FAKE'
@@ -244,7 +246,7 @@ install_deps_retries() {
 	fake_apt "$d"
 	PATH=$d:$PATH INSTALL_DEPS_RETRY_DELAY=0 FAKE_UPDATE_FAILURES=2 FAKE_CANDIDATE=no "$SCRIPTS_DIR/install-deps.sh" 2>"$d/err" || { cat "$d/err"; return 1; }
 	if ! grep -q 'attempt 2 of 4' "$d/err" || ! grep -qx 3 "$d/updates" || ! grep -qx armhf "$d/added" ||
-		! grep -q -- '--no-install-recommends cpio$' "$d/install-args"; then
+		! grep -qx -- 'install -y -q --no-install-recommends cpio' "$d/install-args"; then
 		cat "$d/err"
 		return 1
 	fi
@@ -270,6 +272,11 @@ check "install-deps.sh names the arch apt has no index of" \
 
 check "bench.sh --mail-table of a directory without bench.csv is refused" \
 	fails_with 2 "has no bench.csv" "$SCRIPTS_DIR/bench.sh" --mail-table "$TEST_TMP"
+mkdir -p "$TEST_TMP/run1" "$TEST_TMP/run2"
+printf '%s\n' arch,kernel,boot,load,metric,value,unit x86_64,reference,1,pipe,round_trips,5,1/s |
+	tee "$TEST_TMP/run1/bench.csv" >"$TEST_TMP/run2/bench.csv"
+check "bench.sh --mail-table does not pool two runs of one arch" \
+	fails_with 2 "both hold x86_64 runs" "$SCRIPTS_DIR/bench.sh" --mail-table "$TEST_TMP/run1" "$TEST_TMP/run2"
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"
