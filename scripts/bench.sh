@@ -47,8 +47,9 @@ tasks that died there or migrated away on wakeup; see
 scripts/guest/workloads.c), which run only when named in --loads.
 
 With --mail-table, boots nothing: prints the medians [ranges] of the
-bench.csv of each DIR (runs of this script, one per arch, say) as a
-cover letter quotes them: a block per arch, a line per load and metric,
+bench.csv of each DIR (runs of this script or of dvfs.sh, one per arch)
+as a cover letter quotes them: a block per arch (and dvfs.sh's clock
+shape), a line per load and metric,
 a column per kernel in the order of the first DIR; 100000 and more in
 thousands (k), 100 and more whole, the rest to 3 significant digits.
 
@@ -210,24 +211,35 @@ function num(x,   a) {
 	return sprintf("%.3g", x)
 }
 function pad(s, w) { return sprintf("%-" w "s", s) }
-FNR == 1 { file = FILENAME; next }
+# The columns by name: bench.sh's bench.csv, or dvfs.sh's, which has a
+# policy (the clock shape) after the arch; a block per arch and policy.
+FNR == 1 {
+	file = FILENAME
+	delete col
+	for (i = 1; i <= NF; i++) col[$i] = i
+	next
+}
+{
+	group = $col["arch"] ("policy" in col ? " " $col["policy"] : "")
+	kernel = $col["kernel"]; load = $col["load"]; unit = $col["unit"]
+	# The unit as it reads after the metric: round_trips/s, wakeup_p99
+	# us; util (of util_after, util_per_removal) goes without saying.
+	metric = $col["metric"] (unit == "1/s" ? "/s" : unit == "util" ? "" : " " unit)
+}
 # Two runs of one arch are not pooled: their boots are not one sample.
-$1 in arch_file && arch_file[$1] != file {
-	printf "error: %s and %s both hold %s runs\n", arch_file[$1], file, $1 >"/dev/stderr"
+group in group_file && group_file[group] != file {
+	printf "error: %s and %s both hold %s runs\n", group_file[group], file, group >"/dev/stderr"
 	bad = 1
 	exit 2
 }
 {
-	if (!($1 in arch_file)) { arch_file[$1] = file; arches[++na] = $1 }
-	if (!($2 in v_seen)) { v_seen[$2] = 1; vs[++nv] = $2 }
-	# The unit as it reads after the metric: round_trips/s, wakeup_p99
-	# us; util (of util_after, util_per_removal) goes without saying.
-	metric = $5 ($7 == "1/s" ? "/s" : $7 == "util" ? "" : " " $7)
-	if (!(($1, $4, metric) in row_seen)) {
-		row_seen[$1, $4, metric] = 1
-		rows[$1, ++nrows[$1]] = $4 SUBSEP metric
+	if (!(group in group_file)) { group_file[group] = file; arches[++na] = group }
+	if (!(kernel in v_seen)) { v_seen[kernel] = 1; vs[++nv] = kernel }
+	if (!((group, load, metric) in row_seen)) {
+		row_seen[group, load, metric] = 1
+		rows[group, ++nrows[group]] = load SUBSEP metric
 	}
-	add($1 SUBSEP $4 SUBSEP metric, $2, $6)
+	add(group SUBSEP load SUBSEP metric, kernel, $col["value"])
 }
 END {
 	if (bad) exit 2

@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 17
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -184,6 +184,39 @@ removal_table_from_data() {
 	done
 }
 check "the removal series' benchmark table is bench.sh --mail-table of its data" removal_table_from_data
+
+# quotes_table FILE TABLE: FILE has each block of TABLE (a --mail-table
+# output) by its header line, and each line it quotes under that header,
+# up to a blank line, is a line of that block: rows may be left out,
+# none changed.
+quotes_table() {
+	awk 'NR == FNR {
+			if ($0 == "") { header = ""; next }
+			if (header == "") { header = $0; headers[++nh] = $0; next }
+			row[header, $0] = 1
+			next
+		}
+		FNR == 1 { for (i = 1; i <= nh; i++) found_header[headers[i]] = 1 }
+		$0 in found_header { in_block = $0; quoted[$0] = 0; next }
+		in_block != "" && $0 == "" { in_block = ""; next }
+		in_block != "" {
+			if (!((in_block, $0) in row)) { print "not in the table: " $0; bad = 1 }
+			quoted[in_block]++
+		}
+		END {
+			for (i = 1; i <= nh; i++)
+				if (quoted[headers[i]] < 5) { print "block not quoted: " headers[i]; bad = 1 }
+			exit bad
+		}' "$2" "$1"
+}
+# The DVFS table of patches/mainline/'s cover letter quotes the rows
+# bench.sh --mail-table makes of the run it names.
+mainline_dvfs_table_from_data() {
+	"$SCRIPTS_DIR/bench.sh" --mail-table "$PROJECT_DIR/Documentation/data/dvfs-v7.1.5-arm64-pelt-alone" \
+		>"$TEST_TMP/dvfs-table" || return 1
+	quotes_table "$PATCHES/mainline/0000-cover-letter.patch" "$TEST_TMP/dvfs-table"
+}
+check "the mainline cover letter's DVFS rows are bench.sh --mail-table's of their data" mainline_dvfs_table_from_data
 
 # variant_commit VARIANT: the commit of Debian's reference (the base tag:
 # Debian has the revert, and the harness's own fix on top of it is not in
