@@ -49,9 +49,9 @@ scripts/guest/workloads.c), which run only when named in --loads.
 With --mail-table, boots nothing: prints the medians [ranges] of the
 bench.csv of each DIR (runs of this script or of dvfs.sh, one per arch)
 as a cover letter quotes them: a block per arch (and dvfs.sh's clock
-shape), a line per load and metric,
-a column per kernel in the order of the first DIR; 100000 and more in
-thousands (k), 100 and more whole, the rest to 3 significant digits.
+shape), a line per load and metric, a column per kernel in the order of
+the first DIR; 100000 and more in thousands (k), 100 and more whole, the
+rest to 3 significant digits.
 
 $(run_options_usage 5 bench)
   --seconds S         seconds per load (default 4)
@@ -233,7 +233,7 @@ group in group_file && group_file[group] != file {
 	exit 2
 }
 {
-	if (!(group in group_file)) { group_file[group] = file; arches[++na] = group }
+	if (!(group in group_file)) { group_file[group] = file; groups[++ng] = group }
 	if (!(kernel in v_seen)) { v_seen[kernel] = 1; vs[++nv] = kernel }
 	if (!((group, load, metric) in row_seen)) {
 		row_seen[group, load, metric] = 1
@@ -243,15 +243,15 @@ group in group_file && group_file[group] != file {
 }
 END {
 	if (bad) exit 2
-	if (!na) { print "error: no results in " ARGV[1] >"/dev/stderr"; exit 2 }
+	if (!ng) { print "error: no results in " ARGV[1] >"/dev/stderr"; exit 2 }
 	for (i = 1; i <= nv; i++) w[i] = length(vs[i])
-	for (a = 1; a <= na; a++) {
-		if (length(arches[a]) > wl) wl = length(arches[a])
-		for (r = 1; r <= nrows[arches[a]]; r++) {
-			split(rows[arches[a], r], lm, SUBSEP)
+	for (g = 1; g <= ng; g++) {
+		if (length(groups[g]) > wl) wl = length(groups[g])
+		for (r = 1; r <= nrows[groups[g]]; r++) {
+			split(rows[groups[g], r], lm, SUBSEP)
 			if (length(lm[1]) > wl) wl = length(lm[1])
 			if (length(lm[2]) > wm) wm = length(lm[2])
-			key = arches[a] SUBSEP rows[arches[a], r]
+			key = groups[g] SUBSEP rows[groups[g], r]
 			for (i = 1; i <= nv; i++) {
 				n = count[key, vs[i]]
 				if (!n) { cell[key, i] = "missing"; continue }
@@ -262,14 +262,14 @@ END {
 			}
 		}
 	}
-	for (a = 1; a <= na; a++) {
-		if (a > 1) print ""
-		line = "  " pad(arches[a], wl) "  " pad("", wm)
+	for (g = 1; g <= ng; g++) {
+		if (g > 1) print ""
+		line = "  " pad(groups[g], wl) "  " pad("", wm)
 		for (i = 1; i <= nv; i++) line = line "  " pad(vs[i], w[i])
 		sub(/ +$/, "", line); print line
-		for (r = 1; r <= nrows[arches[a]]; r++) {
-			split(rows[arches[a], r], lm, SUBSEP)
-			key = arches[a] SUBSEP rows[arches[a], r]
+		for (r = 1; r <= nrows[groups[g]]; r++) {
+			split(rows[groups[g], r], lm, SUBSEP)
+			key = groups[g] SUBSEP rows[groups[g], r]
 			line = "  " pad(lm[1], wl) "  " pad(lm[2], wm)
 			for (i = 1; i <= nv; i++) line = line "  " pad(cell[key, i], w[i])
 			sub(/ +$/, "", line); print line

@@ -36,17 +36,17 @@ USAGE
 # add up to about five minutes; INSTALL_DEPS_RETRY_DELAY (seconds, first
 # delay, doubled each time) shortens them for the tests.
 update_indexes() {
-	local attempt delay=${INSTALL_DEPS_RETRY_DELAY:-40} attempts=4
+	local attempt delay=${INSTALL_DEPS_RETRY_DELAY:-40} attempts=4 out
 	for attempt in $(seq "$attempts"); do
-		apt-get update -q >"$UPDATE_LOG" 2>&1 && return 0
+		out=$(apt-get update -q 2>&1) && return 0
 		[ "$attempt" -lt "$attempts" ] || break
 		log "apt-get update failed (attempt $attempt of $attempts), again in ${delay} s:"
-		grep '^[EW]:' "$UPDATE_LOG" | head -n 3 >&2 || true
+		grep '^[EW]:' <<<"$out" | head -n 3 >&2 || true
 		sleep "$delay"
 		delay=$((delay * 2))
 	done
 	log "apt-get update failed $attempts times; going on with the index files apt has:"
-	grep '^[EW]:' "$UPDATE_LOG" | head -n 5 >&2 || true
+	grep '^[EW]:' <<<"$out" | head -n 5 >&2 || true
 	return 1
 }
 
@@ -102,8 +102,6 @@ main() {
 	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]}; run as root to install them"
 	log "installing: ${missing[*]/apt-update/}"
 	export DEBIAN_FRONTEND=noninteractive
-	UPDATE_LOG=$(mktemp)
-	trap 'rm -f "$UPDATE_LOG"' EXIT
 	update_indexes || check_foreign_indexes
 	mapfile -t missing < <(missing_packages)
 	[ ${#missing[@]} -eq 0 ] ||

@@ -45,13 +45,13 @@ check "the selftest passes on the fixed kernel" verdict x86_64 fixed ok
 # The default kselftest run's sched collection on a kernel without core
 # scheduling (the guests' tinyconfig has none): cs_prctl_test skips.
 collection() {
-	local log=$TEST_TMP/x86_64-fixed.log
-	tr -d '\r' <"$log" | grep '^ok [0-9]* selftests: sched:'
-	# grep -q, which stops at the first match, reads the log from
-	# process substitution: tr, left writing to a closed pipe, would fail
-	# the && chain under pipefail.
-	grep -q '^ok [0-9]* selftests: sched: cs_prctl_test # SKIP$' < <(tr -d '\r' <"$log") &&
-		grep -q '^# 1\.\.0 # SKIP no core scheduling: CONFIG_SCHED_CORE=n$' < <(tr -d '\r' <"$log")
+	# The log without CRs, read once; grep -q reads it from a string, so
+	# no writer is left on a pipe that its early exit closes (pipefail).
+	local log
+	log=$(tr -d '\r' <"$TEST_TMP/x86_64-fixed.log")
+	grep '^ok [0-9]* selftests: sched:' <<<"$log"
+	grep -q '^ok [0-9]* selftests: sched: cs_prctl_test # SKIP$' <<<"$log" &&
+		grep -q '^# 1\.\.0 # SKIP no core scheduling: CONFIG_SCHED_CORE=n$' <<<"$log"
 }
 check "in the same run, cs_prctl_test skips without core scheduling" collection
 check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok
