@@ -22,31 +22,45 @@ usage: $(basename "$0") [options]
 Builds each kernel with scripts/kernel/harness/emulated-cpufreq.patch
 (never for merging; 6.12 and later) and boots it R times per policy
 shape, kernels interleaved. Emulated: eight frequencies from fmax/4 to
-fmax; a CPU at f loses 1 - f/fmax of each millisecond to a busy wait in
-a timer interrupt, charged to the running task as a slower clock would
-be, and the scheduler's frequency scale is f/fmax (frequency invariance
-as arm64's cpufreq core gives it; on x86_64, which under TCG has no
-APERF/MPERF, the driver sets it). Not emulated: switch latency (the
-rate limit is cpufreq's default, 1 ms), memory that keeps its speed, the
-interrupt latency a busy wait adds (up to 0.75 ms at fmin), power.
-Guests run under QEMU's -icount (shift=0,sleep=off): guest time counts
-instructions, one per nanosecond, so neither the emulated clock nor the
-loads see the host's speed or its noise (without it, TCG's speed varied
-by 18 % between runs and the validation failed); one host thread then
-runs every vCPU, so a boot takes several times its guest time.
+fmax; a CPU at f owes fmax/f - 1 of stall for each unit of its work (the
+time tasks other than idle run there) and pays it in a busy wait in a
+timer interrupt while a task runs there, after every millisecond of work
+and soon after a switch from idle, so that a burst shorter than a
+millisecond pays too and what a burst owes at its end is paid by the
+next (idle never forgives it); the stall is charged to the running task
+as a slower clock would be, and the scheduler's frequency scale is
+f/fmax (frequency invariance as arm64's cpufreq core gives it; on
+x86_64, which under TCG has no APERF/MPERF, the driver sets it). Not
+emulated: switch latency (the rate limit is cpufreq's default, 1 ms),
+memory that keeps its speed, the interrupt latency a busy wait adds (up
+to 3 ms at fmin), power.
 
-Each boot first validates the emulation (userspace governor): a pinned
-loop's work per second at every frequency must be f/fmax of its work at
-fmax within $(pct $WORK_TOLERANCE) %; the same loop, doing a quarter of each 20 ms period's
-worth of fmax work, must have the same util_avg at 0.57 fmax as at fmax
-within $(pct $UTIL_TOLERANCE) % (frequency invariance); alone under schedutil it must bring
-its CPU to fmax with util_avg of at least 95 % of 1024. Two
-diagnostics, shown and never judged: the first frequency's work once
-more at the end (the first measurement follows the switch from
-schedutil), and the loop's work at fmax while a second loop keeps CPU 0
-busy (-icount counts the instructions of all vCPUs on one clock, so a
-CPU may do less while the other is busy; 1 would be two independent
-CPUs). Then, under schedutil, every load for S seconds.
+The machine: 2 vCPUs under multi-threaded TCG, each on a host core of
+its own, in host time: two CPUs that compute at once, at the host's
+speed and with its noise. Each boot checks that they do (below); the
+kernels of one run are interleaved boot by boot and compared by their
+medians and ranges, so that the host's drift hits them alike. --icount
+runs the older model: one TCG thread counts the instructions of every
+vCPU as guest time (1 ns each), which takes the host's speed and noise
+out, but there two busy CPUs share one CPU's work (the second does
+almost nothing: QEMU 7.2 splits it 96/4), so it fails the parallel
+check and every figure with two busy CPUs is of a machine that is none.
+
+Each boot first validates the emulation (userspace governor). Every
+comparison alternates its two sides in windows of 40 ms (400 ms for
+util_avg), A B A, over rounds, and takes the median of B / mean(A, A),
+so that a jump of the host's speed spoils a round, not the check
+(scripts/guest/dvfs_work.c): a pinned loop's work per second at every
+frequency must be f/fmax of its work at fmax within $(pct $WORK_TOLERANCE) % (15 rounds);
+that loop on the last CPU and one on CPU 0 at once must each do the work
+it does alone within $(pct $WORK_TOLERANCE) % (40 rounds: "parallel", two CPUs that
+compute at once); the loop doing a quarter of each 20 ms period's worth
+of fmax work must have the same util_avg at 0.57 fmax as at fmax within
+$(pct $UTIL_TOLERANCE) % (frequency invariance, 5 rounds), and so must one doing 0.3 ms of
+fmax work every 4 ms at fmin ("burst": shorter than the driver's
+period); alone under schedutil the loop must bring its CPU to fmax with
+util_avg of at least 95 % of 1024. Then, under schedutil, every load for
+S seconds.
 
 Writes DIR/validation.csv, DIR/bench.csv
 (arch,policy,kernel,boot,load,metric,value,unit; the loads' own metrics
@@ -70,14 +84,20 @@ candidate loses, 0 otherwise.
 $(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86_64/')
   --seconds S         seconds per load (default 4)
   --loads "L..."      loads (default: $LOADS_DEFAULT)
-  --policies "P..."   policy shapes: per-cpu (one clock per CPU) and
-                      shared (one clock for all CPUs); default both
+  --policies "P..."   policy shapes: per-cpu (one clock per CPU, whose
+                      driver drops a request made on another CPU, as
+                      virtual-cpufreq does), remote (one clock per CPU,
+                      requests from any CPU taken, as scmi, cpufreq-dt,
+                      cppc and qcom-hw do: dvfs_possible_from_any_cpu)
+                      and shared (one clock for all CPUs); default all
+  --icount            the one-instruction-stream model above (for
+                      comparison with figures measured on it)
 USAGE
 }
 
 main() {
-	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu shared"
-	local policy shared b v rc=0
+	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu remote shared"
+	local policy b v rc=0 icount=()
 	run_defaults 5 dvfs
 	RUN_ARCH=arm64
 	while [ $# -gt 0 ]; do
@@ -90,11 +110,12 @@ main() {
 			shift 2
 			;;
 		--policies)
-			[[ "${2:-}" =~ ^(per-cpu|shared)( (per-cpu|shared))*$ ]] ||
-				usage_error "--policies takes per-cpu and/or shared, got '${2:-}'"
+			[[ "${2:-}" =~ ^(per-cpu|remote|shared)( (per-cpu|remote|shared))*$ ]] ||
+				usage_error "--policies takes per-cpu, remote and/or shared, got '${2:-}'"
 			policies=$2
 			shift 2
 			;;
+		--icount) icount=(--icount); shift ;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac
 	done
@@ -104,11 +125,9 @@ main() {
 	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
 	build_guests "$arch" +dvfs "$variants"
 	for policy in $policies; do
-		shared=0
-		[ "$policy" = per-cpu ] || shared=1
 		mkdir -p "$out/$policy/logs"
 		boot_interleaved "$arch" "$boots" "$variants" "$out/$policy" "dvfs $policy" \
-			--icount --job dvfs --args "$seconds $loads" --append "emulated_cpufreq.shared=$shared" \
+			"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")" \
 			--timeout $((600 + 20 * seconds * $(wc -w <<<"$loads")))
 	done
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$out/validation.csv"
@@ -125,71 +144,107 @@ main() {
 	return "$rc"
 }
 
+# policy_params POLICY: the driver's parameters for a policy shape.
+policy_params() {
+	case "$1" in
+	per-cpu) echo "emulated_cpufreq.shared=0 emulated_cpufreq.remote=0" ;;
+	remote) echo "emulated_cpufreq.shared=0 emulated_cpufreq.remote=1" ;;
+	shared) echo "emulated_cpufreq.shared=1 emulated_cpufreq.remote=0" ;;
+	esac
+}
+
 # dvfs_rows PREFIX LOG SECONDS DIR: one boot's validation and load rows.
 dvfs_rows() {
 	# guest-boot.sh's reason for a failed boot (splat, panic, hang): a
 	# boot can die with its job done.
 	local boot_error
 	boot_error=$(boot_failed "$2" || true)
-	tr -d '\r' <"$2" | awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
-		-v validation="$4/validation.csv" -v bench="$4/bench.csv" '
-		function val(k,   i, kv) {
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
-			return ""
-		}
-		function check(name, khz, value, expected, ok) {
-			print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
-		}
-		function diagnostic(name, khz, value, expected) {
-			print pre "," name "," khz "," value "," expected ",info" >>validation
-		}
-		function within(value, expected, t) {
-			return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
-		}
-		# The guest job exits 0 when every step and load ran: a boot
-		# that died (an OOM kill) has fewer values in the tables.
-		$1 == "@@@" && $2 == "guest-end" { guest_rc = val("rc") }
-		$1 == "@@@" && $2 == "dvfs-work" { work[val("khz")] = val("ops"); nwork++ }
-		$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = val("khz"); again = val("ops") }
-		$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = val("ops") }
-		$1 == "@@@" && $2 == "dvfs-invariance" {
-			e = val("util_avg_fmax")
-			check("invariance", val("khz"), val("util_avg"), e, within(val("util_avg"), e, util_tol))
-		}
-		$1 == "@@@" && $2 == "dvfs-schedutil" {
-			check("schedutil_fmax", val("khz"), val("util_avg"), 1024,
-			      val("khz") == fmax && val("util_avg") >= 0.95 * 1024)
-		}
-		$1 == "@@@" && $2 == "bench" && $0 ~ / value=/ {
-			print pre "," val("load") "," val("metric") "," val("value") "," val("unit") >>bench
-			if (val("unit") == "1/s") ops[val("load")] = val("value") * seconds
-		}
-		$1 == "@@@" && $2 == "dvfs-time" {
-			l = val("load"); b = val("busy_us") / 1e6; f = val("khz") / fmax
-			busy[l] += b; fbusy[l] += b * f; energy[l] += b * f * f * f
-			if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
-		}
-		END {
-			check("completed", "", guest_rc, 0, guest_rc == "0" && boot_error == "")
-			if (!nwork || !(fmax in work)) check("work", fmax, "", "", 0)
-			if (again != "" && work[fmax] > 0)
-				diagnostic("work_again", again_khz, again / work[fmax], again_khz / fmax)
-			if (concurrent != "" && work[fmax] > 0)
-				diagnostic("work_concurrent", fmax, concurrent / work[fmax], 1)
-			for (k in work)
-				if (k != fmax) {
-					e = k / fmax
-					check("work", k, work[k] / work[fmax], e, within(work[k] / work[fmax], e, tol))
-				}
-			for (i = 1; i <= nl; i++) {
-				l = order[i]
-				if (busy[l] > 0)
-					print pre "," l ",mean_freq," fbusy[l] / busy[l] * fmax / 1000 ",MHz" >>bench
-				print pre "," l ",energy," energy[l] / seconds ",fmax-CPU-s/s" >>bench
-				if (ops[l] > 0)
-					print pre "," l ",energy_per_kop," energy[l] / ops[l] * 1000 ",fmax-CPU-ms" >>bench
+	# The log through a file argument: stdin carries the program.
+	awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE \
+		-v util_tol=$UTIL_TOLERANCE -v validation="$4/validation.csv" -v bench="$4/bench.csv" \
+		-f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
+function field(k,   i, kv) {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
+	return ""
+}
+function check(name, khz, value, expected, ok) {
+	print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
+}
+function diagnostic(name, khz, value, expected) {
+	print pre "," name "," khz "," value "," expected ",info" >>validation
+}
+function within(value, expected, t) {
+	return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
+}
+# The guest job exits 0 when every step and load ran: a boot
+# that died (an OOM kill) has fewer values in the tables.
+$1 == "@@@" && $2 == "guest-end" { guest_rc = field("rc") }
+# The job's comparisons (ratio=: a median over rounds, see
+# scripts/guest/dvfs.sh); logs of the older job, which measured each side
+# once (ops=, util_avg=), are read as they were judged then.
+$1 == "@@@" && $2 == "dvfs-work" && field("ratio") != "" {
+	e = field("khz") / fmax
+	check("work", field("khz"), field("ratio"), e, within(field("ratio"), e, tol))
+	nwork++
+}
+$1 == "@@@" && $2 == "dvfs-work" && field("ratio") == "" { old_work[field("khz")] = field("ops"); nwork++; nold++ }
+$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = field("khz"); again = field("ops") }
+$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = field("ops") }
+$1 == "@@@" && $2 == "dvfs-parallel" {
+	nparallel++
+	parallel_ok += within(field("ratio"), 1, tol)
+	if (parallel == "" || field("ratio") < parallel) parallel = field("ratio")
+}
+$1 == "@@@" && ($2 == "dvfs-invariance" || $2 == "dvfs-burst") && field("ratio") != "" {
+	check(substr($2, 6), field("khz"), field("ratio"), 1, within(field("ratio"), 1, util_tol))
+}
+$1 == "@@@" && $2 == "dvfs-invariance" && field("ratio") == "" {
+	e = field("util_avg_fmax")
+	check("invariance", field("khz"), field("util_avg"), e, within(field("util_avg"), e, util_tol))
+}
+$1 == "@@@" && $2 == "dvfs-schedutil" {
+	check("schedutil_fmax", field("khz"), field("util_avg"), 1024,
+	      field("khz") == fmax && field("util_avg") >= 0.95 * 1024)
+}
+$1 == "@@@" && $2 == "bench" && $0 ~ / value=/ {
+	print pre "," field("load") "," field("metric") "," field("value") "," field("unit") >>bench
+	if (field("unit") == "1/s") ops[field("load")] = field("value") * seconds
+}
+$1 == "@@@" && $2 == "dvfs-time" {
+	l = field("load"); b = field("busy_us") / 1e6; f = field("khz") / fmax
+	busy[l] += b; fbusy[l] += b * f; energy[l] += b * f * f * f
+	if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+}
+END {
+	check("completed", "", guest_rc, 0, guest_rc == "0" && boot_error == "")
+	# Two CPUs that compute in parallel: each loop's work beside the
+	# other's over its work alone, the lower of the two shown.
+	if (nparallel)
+		check("parallel", fmax, parallel, 1, nparallel == 2 && parallel_ok == 2)
+	else if (!(fmax in old_work))
+		check("parallel", fmax, "", 1, 0)
+	if (!nwork) check("work", fmax, "", "", 0)
+	if (fmax in old_work) {
+		if (again != "" && old_work[fmax] > 0)
+			diagnostic("work_again", again_khz, again / old_work[fmax], again_khz / fmax)
+		if (concurrent != "" && old_work[fmax] > 0)
+			diagnostic("work_concurrent", fmax, concurrent / old_work[fmax], 1)
+		for (k in old_work)
+			if (k != fmax) {
+				e = k / fmax
+				check("work", k, old_work[k] / old_work[fmax], e, within(old_work[k] / old_work[fmax], e, tol))
 			}
-		}'
+	} else if (nold) check("work", fmax, "", "", 0)
+	for (i = 1; i <= nl; i++) {
+		l = order[i]
+		if (busy[l] > 0)
+			print pre "," l ",mean_freq," fbusy[l] / busy[l] * fmax / 1000 ",MHz" >>bench
+		print pre "," l ",energy," energy[l] / seconds ",fmax-CPU-s/s" >>bench
+		if (ops[l] > 0)
+			print pre "," l ",energy_per_kop," energy[l] / ops[l] * 1000 ",fmax-CPU-ms" >>bench
+	}
+}
+AWK
 }
 
 # dvfs_tables DIR "VARIANTS" BOOTS "POLICIES" "LOADS": the validation

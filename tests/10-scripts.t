@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 29
+plan 30
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -25,6 +25,22 @@ check "fixed@S names a series of patches/, nothing else" \
 	fails_with 2 "unknown variant 'fixed@../patches/mainline'" "$SCRIPTS_DIR/kernel-tree.sh" fixed@../patches/mainline
 check "fixed@S of a series that does not exist is refused" \
 	fails_with 2 "unknown variant 'fixed@nonesuch'" "$SCRIPTS_DIR/kernel-tree.sh" fixed@nonesuch
+# Every form check_variant's message names is accepted (kernel-tree.sh
+# reads fixed@S+alt-X as the series S plus candidate X).
+variant_forms() {
+	local v
+	for v in reference regressed fixed bugfix fixed+diag reference+dvfs alt-B alt-B+diag \
+		reference+alt-B fixed@mainline fixed@mainline+dvfs fixed@mainline-fast-path+alt-G \
+		fixed@mainline-fast-path+alt-G+dvfs fixed@mainline-fast-path+alt-H+diag; do
+		bash -c '. "$1/lib.sh" && check_variant "$2"' _ "$SCRIPTS_DIR" "$v" ||
+			{ echo "refused: $v"; return 1; }
+	done
+	for v in fixed@mainline+alt-nonesuch fixed@nonesuch+alt-G alt-nonesuch nonesuch+alt-G; do
+		! bash -c '. "$1/lib.sh" && check_variant "$2"' _ "$SCRIPTS_DIR" "$v" 2>/dev/null ||
+			{ echo "accepted: $v"; return 1; }
+	done
+}
+check "the variant grammar: every form its message names, and no other" variant_forms
 check "unknown topology is refused" \
 	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
 check "possible CPUs beyond the present ones are refused on x86_64" \

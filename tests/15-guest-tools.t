@@ -5,7 +5,7 @@
 # input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 
 FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
@@ -210,6 +210,60 @@ dvfs_marks() {
 		grep -q '^| spawn | forks (1/s) | 1010 \[1000-1020\] | .* | 998 \[995-1001\] | same or better |$' "$TEST_TMP/d10.txt"
 }
 check "dvfs table: validation and diagnostics, 'loses' only beyond the spread, energy only without more of the load's metric (throughput up, lateness down), every boot worse, a boot that died counted" dvfs_marks
+
+# dvfs_model_log LOG PARALLEL BURST: one boot of the current guest job,
+# its comparisons as medians over rounds: work at fmin and fmax, two
+# loops at once doing PARALLEL of their work alone (CPU 1) and 0.99 (CPU
+# 0), a burst at fmin with BURST of its util_avg at fmax.
+dvfs_model_log() {
+	{
+		echo "@@@ dvfs policies=2 cpus=2"
+		echo "@@@ dvfs-work khz=500000 ratio=0.251 low=0.2 high=0.3"
+		echo "@@@ dvfs-work khz=2000000 ratio=1.003 low=0.9 high=1.1"
+		echo "@@@ dvfs-work-fmax khz=2000000 ops=1000"
+		echo "@@@ dvfs-parallel khz=2000000 cpu=1 ratio=$2 low=0.4 high=1.2"
+		echo "@@@ dvfs-parallel khz=2000000 cpu=0 ratio=0.99 low=0.4 high=1.2"
+		echo "@@@ dvfs-invariance khz=1142855 ratio=1.02 low=0.9 high=1.1"
+		echo "@@@ dvfs-burst khz=500000 ratio=$3 low=0.4 high=1.1"
+		echo "@@@ dvfs-schedutil khz=2000000 util_avg=1010"
+		echo "@@@ guest-end rc=0"
+	} >"$1"
+}
+
+# The machine model's checks: two CPUs that do not compute in parallel
+# (one instruction stream: half their work alone) fail the boot, as does a
+# sub-period burst that PELT credits at 0.44 of its fmax util, and a job
+# that printed no parallel comparison.
+dvfs_model_checks() {
+	# shellcheck source=scripts/dvfs.sh
+	. "$SCRIPTS_DIR/dvfs.sh"
+	local d=$TEST_TMP/model
+	mkdir -p "$d"
+	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
+	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
+	dvfs_model_log "$d/1.log" 0.97 0.98
+	dvfs_rows "arm64,remote,fixed,1" "$d/1.log" 1 "$d"
+	dvfs_model_log "$d/2.log" 0.5 0.98
+	dvfs_rows "arm64,remote,fixed,2" "$d/2.log" 1 "$d"
+	dvfs_model_log "$d/3.log" 0.97 0.44
+	grep -v dvfs-parallel "$d/3.log" >"$d/4.log"
+	dvfs_rows "arm64,remote,fixed,3" "$d/3.log" 1 "$d"
+	dvfs_rows "arm64,remote,fixed,4" "$d/4.log" 1 "$d"
+	dvfs_tables "$d" fixed 4 remote "" >"$d/table.txt"
+	if ! grep -qx 'arm64,remote,fixed,1,parallel,2000000,0.97,1,pass' "$d/validation.csv" ||
+		! grep -qx 'arm64,remote,fixed,1,burst,500000,0.98,1,pass' "$d/validation.csv" ||
+		! grep -qx 'arm64,remote,fixed,1,work,500000,0.251,0.25,pass' "$d/validation.csv" ||
+		! grep -qx 'arm64,remote,fixed,2,parallel,2000000,0.5,1,fail' "$d/validation.csv" ||
+		! grep -qx 'arm64,remote,fixed,3,burst,500000,0.44,1,fail' "$d/validation.csv" ||
+		! grep -qx 'arm64,remote,fixed,4,parallel,2000000,,1,fail' "$d/validation.csv" ||
+		! grep -qx '| remote | fixed | parallel | 2/4 | fail |' "$d/table.txt" ||
+		! grep -qx '| remote | fixed | burst | 2/4 | fail |' "$d/table.txt" ||
+		! grep -qx '| remote | fixed | work | 8/8 | pass |' "$d/table.txt"; then
+		cat "$d/validation.csv" "$d/table.txt"
+		return 1
+	fi
+}
+check "dvfs model checks: a boot whose two CPUs share one CPU's work fails, so does a burst PELT credits short" dvfs_model_checks
 
 stress_counts_table() {
 	# shellcheck source=scripts/stress.sh

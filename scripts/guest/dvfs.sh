@@ -5,21 +5,34 @@
 # scripts/guest/workloads.c under schedutil, in a cpu cgroup of their own,
 # one load at a time with the busy and idle time each CPU spent at each
 # frequency while it ran. Arguments: SECONDS per load, then the loads.
+# Each comparison of the validation alternates its two sides in short
+# windows and reports the median over rounds, so that a host whose speed
+# drifts or jumps (multi-threaded TCG runs at the host's speed) spoils a
+# round, not the comparison.
 #
 #   @@@ dvfs policies=<n> cpus=<n>
-#   @@@ dvfs-work khz=<f> ops=<n>           userspace governor, every OPP:
-#                                           work per second of a pinned loop
-#   @@@ dvfs-work-again khz=<fmin> ops=<n>  the first OPP once more, last:
-#                                           is the first measurement off?
-#   @@@ dvfs-concurrent khz=<fmax> ops=<n> ops_other=<n>
-#                                           the loop at fmax with a second
-#                                           one busy on CPU 0 (-icount runs
-#                                           all vCPUs on one instruction
-#                                           counter)
-#   @@@ dvfs-invariance khz=<f> util_avg=<n> util_avg_fmax=<n>
-#                                           the loop's util_avg when it runs
+#   @@@ dvfs-work khz=<f> ratio=<r> low=<r> high=<r>
+#                                           userspace governor, every OPP:
+#                                           work per second of a pinned
+#                                           loop at f over its work at fmax
+#   @@@ dvfs-work-fmax khz=<fmax> ops=<n>   the loop's work per second at
+#                                           fmax (the loads below are sized
+#                                           by it)
+#   @@@ dvfs-parallel khz=<fmax> cpu=<c> ratio=<r> low=<r> high=<r>
+#                                           the loop on the last CPU and one
+#                                           on CPU 0 at once, each over its
+#                                           work alone, a line per CPU: 1
+#                                           where two CPUs compute in
+#                                           parallel
+#   @@@ dvfs-invariance khz=<f> ratio=<r> low=<r> high=<r>
+#                                           the util_avg of the loop running
 #                                           a quarter of each 20 ms at fmax,
-#                                           at f and at fmax
+#                                           at f over at fmax
+#   @@@ dvfs-burst khz=<fmin> ratio=<r> low=<r> high=<r>
+#                                           the same for 0.3 ms of fmax
+#                                           work every 4 ms, at fmin (a
+#                                           burst shorter than the driver's
+#                                           period)
 #   @@@ dvfs-schedutil khz=<f> util_avg=<n>  schedutil: its CPU's frequency
 #                                           and its util_avg after 2.5 s
 #   @@@ dvfs-time load=<l> cpu=<c> khz=<f> busy_us=<n> idle_us=<n>
@@ -62,34 +75,46 @@ governor userspace
 # scaling_available_frequencies is the cpufreq core's own on v7.1.5 but
 # must come from the driver on 6.12, and this one has no attributes.
 frequencies=$(awk '{ print $1 }' $cpufreq/policy0/stats/time_in_state)
+fmin=$(echo "$frequencies" | sed -n 1p)
+fmax=$(echo "$frequencies" | tail -n 1)
+# Each comparison alternates its two sides in short windows, A B A, over
+# rounds, and reports the median (and the range) of B / mean(A, A): see
+# scripts/guest/dvfs_work.c. ROUNDS_* say how many.
+ROUNDS_WORK=15
+ROUNDS_PARALLEL=40
+ROUNDS_UTIL=5
+# rounds_record TAG FIELDS: "@@@ TAG FIELDS ratio=M low=L high=H" of the
+# median, lowest and highest dvfs_work printed on a line of stdin.
+rounds_record() {
+	read -r ratio low high || return 1
+	echo "@@@ $1 $2 ratio=$ratio low=$low high=$high"
+}
 for f in $frequencies; do
-	setspeed "$f"
-	ops=$(/guest/dvfs_work $cpu 0.5)
-	echo "@@@ dvfs-work khz=$f ops=$ops"
+	/guest/dvfs_work $cpu ratio "$f" "$fmax" $ROUNDS_WORK | rounds_record dvfs-work "khz=$f"
 done
-# The last frequency is fmax. Diagnostics, not checks: the first
-# frequency again (the first measurement follows the governor switch),
-# and the loop at fmax while a second one keeps CPU 0 busy.
-ops_fmax=$ops
-f=$(echo "$frequencies" | sed -n 1p)
-setspeed "$f"
-echo "@@@ dvfs-work-again khz=$f ops=$(/guest/dvfs_work $cpu 0.5)"
-f=$(echo "$frequencies" | tail -n 1)
-setspeed "$f"
+setspeed "$fmax"
+ops_fmax=$(/guest/dvfs_work $cpu 0.5)
+echo "@@@ dvfs-work-fmax khz=$fmax ops=$ops_fmax"
 if [ "$cpu" -gt 0 ]; then
-	/guest/dvfs_work 0 0.6 >/tmp/ops.other &
-	ops=$(/guest/dvfs_work $cpu 0.5)
-	wait
-	echo "@@@ dvfs-concurrent khz=$f ops=$ops ops_other=$(cat /tmp/ops.other)"
+	/guest/dvfs_work $cpu parallel 0 $ROUNDS_PARALLEL | {
+		rounds_record dvfs-parallel "khz=$fmax cpu=$cpu"
+		rounds_record dvfs-parallel "khz=$fmax cpu=0"
+	}
 fi
-# A quarter of each 20 ms period at fmax.
-blocks=$((ops_fmax / 200))
-util_fmax=$(/guest/dvfs_work $cpu 2 $blocks | awk '{ print $2 }')
-# At the fourth of eight frequencies, about 0.57 fmax.
+# util KHZ BLOCKS PERIOD_MS: the periodic loop's util_avg at KHZ over its
+# util_avg at fmax, alternated.
+util() {
+	/guest/dvfs_work $cpu util "$1" "$fmax" "$2" "$3" $ROUNDS_UTIL
+}
+# A quarter of each 20 ms period at fmax, at the fourth of eight
+# frequencies (about 0.57 fmax).
 f=$(echo "$frequencies" | sed -n 4p)
-setspeed "$f"
-util=$(/guest/dvfs_work $cpu 2 $blocks | awk '{ print $2 }')
-echo "@@@ dvfs-invariance khz=$f util_avg=$util util_avg_fmax=$util_fmax"
+util "$f" $((ops_fmax / 200)) 20 | rounds_record dvfs-invariance "khz=$f"
+# 0.3 ms of fmax work every 4 ms, at fmin: a burst shorter than the
+# driver's period.
+blocks=$((ops_fmax * 3 / 10000))
+[ "$blocks" -gt 0 ] || blocks=1
+util "$fmin" $blocks 4 | rounds_record dvfs-burst "khz=$fmin"
 governor schedutil
 sleep 1
 loop_util

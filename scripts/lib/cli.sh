@@ -54,15 +54,17 @@ check_variant() {
 	local v=${1%+diag}
 	v=${v%+dvfs}
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
+	# V+alt-X before fixed@S, as kernel-tree.sh reads it: fixed@S+alt-X is
+	# the series S plus candidate X.
 	case "$v" in
-	fixed@?*)
-		[[ "${v#fixed@}" == */* || ! -d "$PROJECT_DIR/patches/${v#fixed@}" ]] || return 0
-		;;
 	*?+alt-?*)
 		if [ -n "$(alternative_patch "${v##*+alt-}")" ]; then
 			check_variant "${v%+alt-*}"
 			return
 		fi
+		;;
+	fixed@?*)
+		[[ "${v#fixed@}" == */* || ! -d "$PROJECT_DIR/patches/${v#fixed@}" ]] || return 0
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
