@@ -81,10 +81,12 @@ parallel are judged per boot, and the figures of a boot that failed
 either are left out of the load tables (they are not of the machine the
 tables are about); a table cell that has fewer values than boots says
 "(n of N boots)". The emulation's accuracy (work, invariance, burst) is
-judged on the median over every boot and shape of a kernel, at each
-frequency, since one boot's measurement carries the host's noise: the
-"passed" column counts the boots within tolerance, the verdict is the
-median's (validation.csv has every boot's value). Exits 1 when a check other
+judged on the median over the boots and shapes of a kernel that were not
+left out, at each frequency, since one boot's measurement carries the
+host's noise: the "passed" column counts the boots within tolerance, the
+verdict is the median's, "(every boot left out)" where no boot remains
+(validation.csv has every boot's value). schedutil_fmax is judged on
+every boot: the median of 21 readings holds on a loaded host. Exits 1 when a check other
 than parallel fails, a result is missing or a candidate loses; 3
 ("cannot judge here") when the only failures are boots whose CPUs did
 not compute in parallel (this host's cores interfered with each other);
@@ -297,7 +299,7 @@ AWK
 # verdict of each candidate against the reference.
 dvfs_tables() {
 	awk -F, -v variants="$2" -v boots="$3" -v policies="$4" -v loads="$5" -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
-		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/bench.csv" <<'AWK'
+		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
 function summary(key, v,   n, a, i) {
 	n = count[key, v]
 	if (!n) return "missing"
@@ -349,7 +351,13 @@ BEGIN {
 	pooled_tol["work"] = tol; pooled_tol["invariance"] = util_tol; pooled_tol["burst"] = util_tol
 }
 FNR == 1 { file++; next }
+# First the boots left out: one that did not complete, or whose CPUs did
+# not compute in parallel, measured this host rather than the emulation.
 file == 1 {
+	if (($5 == "completed" || $5 == "parallel") && $9 == "fail") left_out[$2, $3, $4] = 1
+	next
+}
+file == 2 {
 	vkey = $2 " " $3 " " $5
 	if ($9 == "info") {
 		# A diagnostic: value and expected, never pass or fail;
@@ -361,8 +369,11 @@ file == 1 {
 	if ($9 == "pass") vpass[vkey]++
 	if (!(vkey in vseen)) { vseen[vkey] = 1; vkeys[++nvk] = vkey }
 	# The emulation's accuracy (work, invariance, burst), pooled over
-	# every boot and shape of a kernel: value / expected per frequency.
-	if (($5 in pooled_tol) && $8 > 0 && $7 != "") {
+	# every boot and shape of a kernel that was not left out: value /
+	# expected per frequency.
+	# A kept boot without a value fails the check.
+	if (($5 in pooled_tol) && !(($2, $3, $4) in left_out)) kept[$3, $5] = 1
+	if (($5 in pooled_tol) && $8 > 0 && $7 != "" && !(($2, $3, $4) in left_out)) {
 		pkey = $3 SUBSEP $5 SUBSEP $6
 		if (!(pkey in pn)) pkeys[++npk] = pkey
 		pv[pkey, ++pn[pkey]] = $7 / $8
@@ -395,8 +406,11 @@ END {
 				summary(vkeys[i], "info"), iexpected[vkeys[i]]
 			continue
 		}
-		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]],
-			(vk[3] in pooled_tol ? pooled_ok[vk[2], vk[3]] : vpass[vkeys[i]] == vtotal[vkeys[i]]) ? "pass" : "fail"
+		if (vk[3] in pooled_tol)
+			v = !((vk[2], vk[3]) in kept) ? "(every boot left out)" : pooled_ok[vk[2], vk[3]] ? "pass" : "fail"
+		else
+			v = vpass[vkeys[i]] == vtotal[vkeys[i]] ? "pass" : "fail"
+		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]], v
 	}
 	if (!nvk) print "| - | - | validation | - | missing |"
 	np = split(policies, ps, " ")
