@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Entry points; each installs the Debian packages it needs first.
 #   make verify   build, boot and measure reference/regressed/fixed kernels
-#   make check    the project's tests (TAP, run by prove)
+#   make check    the project's tests (TAP, run by prove); what .ci/run runs
+#   make check-fast  the tests that build and boot no kernel (tests/1*.t:
+#                 the scripts, signals, recorded logs, guest tools), in
+#                 about two minutes: before each commit
 #   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
 #                 forks, exits, group/class/CPU changes, throttling, then
 #                 no PELT leak
@@ -26,7 +29,7 @@ DVFS_ARGS ?=
 SEND_ARGS ?= patches/6.12.y
 PROVE ?= prove
 
-.PHONY: all deps verify check stress bench dvfs patches send clean distclean help
+.PHONY: all deps verify check check-fast stress bench dvfs patches send clean distclean help
 
 all: help
 
@@ -55,6 +58,11 @@ DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 check: deps
 	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
+
+FAST_TESTS := $(sort $(wildcard tests/1[0-9]-*.t))
+
+check-fast: deps
+	$(PROVE) --timer $(FAST_TESTS)
 
 patches: deps
 	scripts/make-series.sh

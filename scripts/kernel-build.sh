@@ -123,16 +123,15 @@ configure_and_make() {
 	configure "$arch" "$wt" "$out"
 	log "building $arch $variant $target${suffix:+ ($suffix)} (make -j$(nproc); log: $out/build.log)"
 	if ! {
-		# Under scripts/deps-trace.sh (make check) the host programs
-		# and the prepare stage (kconfig, objtool, dtc, asm-offsets:
-		# what opens the system's headers, libraries and the
-		# compiler's own headers) run traced in full; the compile of
-		# the kernel, which opens the tree's own headers, hundreds a
-		# file, runs untraced but for the programs it executes (see
-		# scripts/lib/trace.sh).
-		if [ -n "${FORK_REGRESSION_UNTRACED:-}" ]; then
-			make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
-		fi
+		# The host programs and the prepare stage (kconfig, objtool,
+		# dtc, asm-offsets: what opens the system's headers, libraries
+		# and the compiler's own headers) first, on their own: under
+		# scripts/deps-trace.sh (make check) they run traced in full,
+		# while the compile of the kernel, which opens the tree's own
+		# headers, hundreds a file, runs untraced but for the programs
+		# it executes (scripts/lib/trace.sh). The same two steps
+		# without the tracer, so that make check builds as make verify.
+		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
 		run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target"
 	} >>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
