@@ -12,7 +12,8 @@ usage: $(basename "$0") [options]
 Boot each kernel with the cost job: a shell in a child cpu cgroup starts
 CHILDREN /bin/true processes and waits, REPEATS times per boot, under
 ftrace's function profiler (sched_move_task, dequeue_task_fair,
-task_dead_fair, migrate_task_rq_fair; times include callees). Prints per kernel the median
+task_dead_fair, migrate_task_rq_fair; times include callees, not the
+time the task spent scheduled out). Prints per kernel the median
 over all repeats of the total time per repeat, the time per call, and
 the ratio to the reference kernel. Absolute times are inflated by
 emulation and the tracer: compare kernels within one table.
@@ -20,17 +21,27 @@ emulation and the tracer: compare kernels within one table.
 $(run_options_usage 2 cost)
   --children N        children per repeat (default 2000)
   --repeats N         repeats per boot (default 3)
+  --functions "F..."  the functions profiled (default the four above);
+                      a traced callee adds the tracer's cost to its
+                      caller's time, so time sched_move_task alone to
+                      compare kernels whose moves call different functions
 USAGE
 }
 
 main() {
 	local arch boots children=2000 repeats=3 variants out n b v log
+	local functions="sched_move_task task_dead_fair dequeue_task_fair migrate_task_rq_fair"
 	run_defaults 2 cost
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
 		--children) children=${2:-}; shift 2 || usage_error "--children needs a value" ;;
 		--repeats) repeats=${2:-}; shift 2 || usage_error "--repeats needs a value" ;;
+		--functions)
+			[[ "${2:-}" =~ ^[a-z_]+( [a-z_]+)*$ ]] || usage_error "--functions takes function names, got '${2:-}'"
+			functions=$2
+			shift 2
+			;;
 		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
 		esac
 	done
@@ -45,7 +56,7 @@ main() {
 	echo "kernel,boot,repeat,func,hits,total_us" >"$out/profile.csv"
 	echo "kernel,boot,repeat,wall_s" >"$out/wall.csv"
 	boot_interleaved "$arch" "$boots" "$variants" "$out" cost \
-		--job cost --job-must-pass --args "$children $repeats"
+		--job cost --job-must-pass --args "$children $repeats ${functions// /,}"
 	for b in $(seq "$boots"); do
 		for v in $variants; do
 			log=$(console_log "$out" "$arch" "" "$v" "$b")

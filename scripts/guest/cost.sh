@@ -3,14 +3,23 @@
 # Guest job: time spent in sched_move_task(), in the dead task's PELT
 # bookkeeping (dequeue_task_fair(), task_dead_fair()) and in the removal
 # of a task migrated on wakeup (migrate_task_rq_fair()), by ftrace's
-# function profiler, while a shell in a child cpu cgroup starts CHILDREN
-# short-lived /bin/true processes and waits for them; REPEATS times.
-# Prints "@@@ cost repeat=R wall_s=W" and the profiler's figures.
+# function profiler (callees included, time scheduled out not), while a
+# shell in a child cpu cgroup starts CHILDREN short-lived /bin/true
+# processes and waits for them; REPEATS times.
+# Arguments: CHILDREN REPEATS [FUNCTIONS, comma-separated]. Prints
+# "@@@ cost repeat=R wall_s=W" and the profiler's figures.
 children=${1:-2000}
 repeats=${2:-3}
+# The functions, comma-separated.
+functions=${3:-sched_move_task,task_dead_fair,dequeue_task_fair,migrate_task_rq_fair}
 tracing=/sys/kernel/tracing
 mount -t tracefs tracefs $tracing || exit 1
-echo sched_move_task task_dead_fair dequeue_task_fair migrate_task_rq_fair >$tracing/set_ftrace_filter || exit 1
+echo "$functions" | tr , ' ' >$tracing/set_ftrace_filter || exit 1
+# A function's time without the time its task spent scheduled out inside
+# it: sched_move_task() ends in a reschedule, and the exiting task's
+# preemption there would count (4.2-4.5 ms per call on every kernel,
+# Documentation/data/cost-fast-path-v7.1.5-arm64-dvfs/).
+echo 0 >$tracing/options/sleep-time || exit 1
 echo +cpu >/sys/fs/cgroup/cgroup.subtree_control
 mkdir /sys/fs/cgroup/cost
 echo $$ >/sys/fs/cgroup/cost/cgroup.procs
