@@ -4,7 +4,7 @@
 # way, its options, its skips, and its cleanup on every way out.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 12
 
 KSELFTEST_TREE=$("$SCRIPTS_DIR/kernel-tree.sh" kselftest)
 KSFT=$TEST_TMP/kselftest
@@ -141,5 +141,20 @@ prove_run() {
 	prove_parses "$BIN" :: -t 1 -r 8 && bad_plan_rejected && leftovers
 }
 check "prove parses its TAP (any verdict), and the check rejects a bad plan" prove_run
+
+# The test's other-work figure sums /proc/stat's lines of its CPUs; the
+# all-CPU line ("cpu  1 ...", whose first number a "cpu%d" scan reads
+# as a CPU) must not count, also where that number is one of them.
+stat_reader() {
+	local prog=$TEST_TMP/stat_reader stat=$TEST_TMP/stat out
+	gcc -O2 -Wall -Wno-unused-function -I"$KSELFTEST_TREE/tools/testing/selftests/sched" \
+		-o "$prog" "$PROJECT_DIR/tests/fixtures/stat_reader.c" || return 1
+	printf 'cpu  1 0 0 2 0 0 0 0 0 0\ncpu0 10 0 0 30 0 0 0 0 0 0\ncpu1 20 0 0 40 0 0 0 0 0 0\nintr 0\n' >"$stat"
+	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+	out=$(unshare -m sh -c 'mount --bind "$1" /proc/stat && "$2"' sh "$stat" "$prog") || return 1
+	echo "idle total: $out (70 100 wanted)"
+	[ "$out" = "70 100" ]
+}
+check "the /proc/stat reader counts the CPUs' lines, not the all-CPU line" stat_reader
 
 [ "$TEST_FAILED" -eq 0 ]

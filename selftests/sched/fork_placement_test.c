@@ -430,10 +430,11 @@ static void read_cpu_ticks(long long *idle, long long *total)
 		long long v[8] = { 0 };
 		int cpu, i;
 
-		if (sscanf(line, "cpu%d %lld %lld %lld %lld %lld %lld %lld %lld",
+		/* "cpuN ..." only: "%d" would read the all-CPU line's first number. */
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9' ||
+		    sscanf(line + 3, "%d %lld %lld %lld %lld %lld %lld %lld %lld",
 			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-			   &v[6], &v[7]) < 5 || cpu < 0 ||
-		    !CPU_ISSET_S(cpu, cpus_size, cpus))
+			   &v[6], &v[7]) < 5 || !CPU_ISSET_S(cpu, cpus_size, cpus))
 			continue;
 		for (i = 0; i < 8; i++)
 			*total += v[i];
