@@ -11,6 +11,10 @@ WORK_TOLERANCE=0.05	# work per second within 5 % of f / fmax
 # A periodic task's util_avg at f within 10 % of its util_avg at fmax: what
 # frequency invariance gives; without it, 0.57 fmax would read 75 % more.
 UTIL_TOLERANCE=0.10
+# The checks that judge a boot rather than the emulation: a boot failing
+# one (its job did not complete, its CPUs did not compute in parallel)
+# is not of the machine the tables are about, and is left out of them.
+BOOT_CHECKS="completed parallel"
 LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
 
 pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
@@ -215,7 +219,8 @@ dvfs_rows() {
 	boot_error=$(boot_failed "$2" || true)
 	# The log through a file argument: stdin carries the program.
 	awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE \
-		-v util_tol=$UTIL_TOLERANCE -v validation="$4/validation.csv" -v bench="$4/bench.csv" \
+		-v util_tol=$UTIL_TOLERANCE -v boot_checks="$BOOT_CHECKS" \
+		-v validation="$4/validation.csv" -v bench="$4/bench.csv" \
 		-f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
 function field(k,   i, kv) {
 	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
@@ -223,9 +228,7 @@ function field(k,   i, kv) {
 }
 function check(name, khz, value, expected, ok) {
 	print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
-	# A boot that did not complete, or whose CPUs did not compute in
-	# parallel, is not of the machine the tables are about.
-	if (!ok && (name == "completed" || name == "parallel")) failed++
+	if (!ok && index(" " boot_checks " ", " " name " ")) failed++
 }
 function diagnostic(name, khz, value, expected) {
 	print pre "," name "," khz "," value "," expected ",info" >>validation
@@ -311,7 +314,7 @@ AWK
 # verdict of each candidate against the reference.
 dvfs_tables() {
 	awk -F, -v variants="$2" -v boots="$3" -v policies="$4" -v loads="$5" -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
-		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
+		-v boot_checks="$BOOT_CHECKS" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
 function summary(key, v,   n, a, i) {
 	n = count[key, v]
 	if (!n) return "missing"
@@ -363,10 +366,10 @@ BEGIN {
 	pooled_tol["work"] = tol; pooled_tol["invariance"] = util_tol; pooled_tol["burst"] = util_tol
 }
 FNR == 1 { file++; next }
-# First the boots left out: one that did not complete, or whose CPUs did
-# not compute in parallel, measured this host rather than the emulation.
+# First the boots left out (BOOT_CHECKS): their figures measured this
+# host rather than the emulation.
 file == 1 {
-	if (($5 == "completed" || $5 == "parallel") && $9 == "fail") left_out[$2, $3, $4] = 1
+	if ($9 == "fail" && index(" " boot_checks " ", " " $5 " ")) left_out[$2, $3, $4] = 1
 	next
 }
 file == 2 {
@@ -382,13 +385,15 @@ file == 2 {
 	if (!(vkey in vseen)) { vseen[vkey] = 1; vkeys[++nvk] = vkey }
 	# The emulation's accuracy (work, invariance, burst), pooled over
 	# every boot and shape of a kernel that was not left out: value /
-	# expected per frequency.
-	# A kept boot without a value fails the check.
-	if (($5 in pooled_tol) && !(($2, $3, $4) in left_out)) kept[$3, $5] = 1
-	if (($5 in pooled_tol) && $8 > 0 && $7 != "" && !(($2, $3, $4) in left_out)) {
-		pkey = $3 SUBSEP $5 SUBSEP $6
-		if (!(pkey in pn)) pkeys[++npk] = pkey
-		pv[pkey, ++pn[pkey]] = $7 / $8
+	# expected per frequency. A kept boot without a value fails the
+	# check (kept, but nothing in pv).
+	if (($5 in pooled_tol) && !(($2, $3, $4) in left_out)) {
+		kept[$3, $5] = 1
+		if ($8 > 0 && $7 != "") {
+			pkey = $3 SUBSEP $5 SUBSEP $6
+			if (!(pkey in pn)) pkeys[++npk] = pkey
+			pv[pkey, ++pn[pkey]] = $7 / $8
+		}
 	}
 	next
 }
