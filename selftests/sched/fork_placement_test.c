@@ -81,8 +81,8 @@
  * runs began, before they were looked at beyond their first boots, and
  * amended twice as they came in; from the first half of each machine
  * shape's and load's boots, and checked on the second half: there the
- * defect gave median
- * differences of 2.2 to 24.7 points wherever the host could show it.
+ * defect gave median differences of 2.2 to 24.7 points wherever the
+ * host could show it.
  * No tuning run of a kernel without it met the rank bound, so the
  * margin is the rule's floor; of 314 such runs one checking run met it,
  * with a median difference of 0.13 points, and passed by the margin.
