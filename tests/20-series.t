@@ -6,7 +6,7 @@
 # a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 20
 
 PATCHES=$PROJECT_DIR/patches
 REPORT=https://lore.kernel.org/r/20250205151026.13061-1-hagarhem@amazon.com
@@ -99,14 +99,33 @@ one_prefix() {
 		done
 		[ "$i" = "$n" ] || { echo "$d: $i patches, cover letter says $n"; return 1; }
 	done
-	for d in mainline mainline-removal mainline-fast-path; do
+	grep -q '^Subject: \[RFC PATCH v4 0/' "$PATCHES/mainline/0000-cover-letter.patch" ||
+		{ echo "patches/mainline is RFC v4 until real machines have measured it"; return 1; }
+	for d in mainline-removal mainline-fast-path; do
 		grep -q '^Subject: \[RFC PATCH v3 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "patches/$d is RFC v3 until real machines have measured it"; return 1; }
 	done
 }
-check "each series has one subject prefix; mainline, mainline-removal and the fast path are RFC v3" one_prefix
+check "each series has one subject prefix; mainline is RFC v4, mainline-removal and the fast path RFC v3" one_prefix
 
 check "cover letters: subject, text, recipients, no notes for the submitter; the mainline and kselftest series name their base-commit" cover_letters
+
+# A maintainer decides in a cover letter's first screen: its summary,
+# from the subject to "Changes in", the references or the shortlog,
+# fits in about 80 lines (a table included); the detailed figures live
+# in Documentation/, one link away.
+COVER_SUMMARY_LINES=90
+short_covers() {
+	local d n
+	for d in $(series_dirs); do
+		n=$(awk '/^Subject:/ { on = 1 }
+			on && (/^Changes in v/ || /^\[1\] / || /^[^ ].* \([0-9]+\):$/) { exit }
+			on { n++ } END { print n + 0 }' "$d/0000-cover-letter.patch")
+		[ "$n" -le $COVER_SUMMARY_LINES ] ||
+			{ echo "the summary of $d's cover letter has $n lines, more than $COVER_SUMMARY_LINES"; return 1; }
+	done
+}
+check "every cover letter's summary fits in $COVER_SUMMARY_LINES lines" short_covers
 
 FIXED=""
 applies() { FIXED=$("$SCRIPTS_DIR/kernel-tree.sh" fixed) && [ "$(cat "$FIXED.series")" = patches/6.12.y ]; }
@@ -185,6 +204,37 @@ removal_table_from_data() {
 }
 check "the removal series' benchmark table is bench.sh --mail-table of its data" removal_table_from_data
 
+# The v7.1.5 table of patches/mainline/'s cover letter and the README's
+# first table are make verify's table.txt of the run they name, whole.
+mainline_table_from_data() {
+	local f table=$PROJECT_DIR/Documentation/data/verify-v7.1.5-v4/table.txt
+	for f in "$PATCHES/mainline/0000-cover-letter.patch" "$PROJECT_DIR/README.md"; do
+		contains_text "$f" "$table" || { echo "$f lacks the table:"; cat "$table"; return 1; }
+	done
+}
+check "the mainline cover letter's and the README's table is make verify's of its data" mainline_table_from_data
+
+# What the fast path saves, as its changelog, cover letter and the README
+# say it: the time per sched_move_task() call of cost.sh's table, and
+# the saving recomputed from it.
+fast_path_saving_from_data() {
+	local table=$PROJECT_DIR/Documentation/data/cost-fast-path-v7.1.5-arm64-no-sleep-time/table.txt
+	local patch=("$PATCHES"/mainline-fast-path/0001-*.patch) ref fixed fast vs_ref vs_fixed f
+	per_call() { awk -v k="$1" '$1 == k && $2 == "sched_move_task" { print $4 }' "$table"; }
+	ref=$(per_call reference+dvfs)
+	fixed=$(per_call fixed+dvfs)
+	fast=$(per_call fixed@mainline-fast-path+dvfs)
+	vs_ref=$(awk -v a="$fast" -v b="$ref" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }')
+	vs_fixed=$(awk -v a="$fast" -v b="$fixed" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }')
+	echo "per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
+	tr '\n' ' ' <"${patch[0]}" | grep -q "took $fast us per exit with the early return against $ref us on v7.1.5 and $fixed us with the PELT patches alone, $vs_ref % and $vs_fixed % less" ||
+		{ echo "the changelog's saving is not the table's"; return 1; }
+	for f in "$PATCHES/mainline-fast-path/0000-cover-letter.patch" "$PROJECT_DIR/README.md"; do
+		tr '\n' ' ' <"$f" | grep -q "$vs_ref % less time" || { echo "$f: not $vs_ref % less time"; return 1; }
+	done
+}
+check "the fast path's saving in its changelog, cover letter and the README is cost.sh's table" fast_path_saving_from_data
+
 # quotes_table FILE TABLE: FILE has each block of TABLE (a --mail-table
 # output) by its header line, and each line it quotes under that header,
 # up to a blank line, is a line of that block: rows may be left out,
@@ -209,14 +259,15 @@ quotes_table() {
 			exit bad
 		}' "$2" "$1"
 }
-# The DVFS table of patches/mainline/'s cover letter quotes the rows
-# bench.sh --mail-table makes of the run it names.
+# The DVFS table that v3's cover letter of patches/mainline/ had, now in
+# Documentation/mainline-measurements.md, quotes the rows bench.sh
+# --mail-table makes of the run it names.
 mainline_dvfs_table_from_data() {
 	"$SCRIPTS_DIR/bench.sh" --mail-table "$PROJECT_DIR/Documentation/data/dvfs-v7.1.5-arm64-pelt-alone" \
 		>"$TEST_TMP/dvfs-table" || return 1
-	quotes_table "$PATCHES/mainline/0000-cover-letter.patch" "$TEST_TMP/dvfs-table"
+	quotes_table "$PROJECT_DIR/Documentation/mainline-measurements.md" "$TEST_TMP/dvfs-table"
 }
-check "the mainline cover letter's DVFS rows are bench.sh --mail-table's of their data" mainline_dvfs_table_from_data
+check "the mainline series' DVFS rows are bench.sh --mail-table's of their data" mainline_dvfs_table_from_data
 
 # variant_commit VARIANT: the commit of Debian's reference (the base tag:
 # Debian has the revert, and the harness's own fix on top of it is not in
