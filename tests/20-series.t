@@ -191,26 +191,31 @@ contains_text() {
 			exit 1
 		}' "$2" "$1"
 }
+# files_hold_table TABLE FILE...: each FILE holds TABLE's lines, in a row.
+files_hold_table() {
+	local table=$1 f
+	shift
+	for f; do
+		contains_text "$f" "$table" || { echo "$f lacks the table:"; cat "$table"; return 1; }
+	done
+}
 # The removal series' benchmark table, in its cover letter and in
 # results.md, is what bench.sh --mail-table makes of the data.
 removal_table_from_data() {
-	local data=$PROJECT_DIR/Documentation/data f
+	local data=$PROJECT_DIR/Documentation/data
 	"$SCRIPTS_DIR/bench.sh" --mail-table "$data/wakeup-v7.1.5-x86_64" "$data/wakeup-v7.1.5-arm64" \
 		>"$TEST_TMP/mail-table" || return 1
 	[ "$(wc -l <"$TEST_TMP/mail-table")" -eq 25 ] || { cat "$TEST_TMP/mail-table"; return 1; }
-	for f in "$PATCHES/mainline-removal/0000-cover-letter.patch" "$PROJECT_DIR/Documentation/results.md"; do
-		contains_text "$f" "$TEST_TMP/mail-table" || { echo "$f lacks the table:"; cat "$TEST_TMP/mail-table"; return 1; }
-	done
+	files_hold_table "$TEST_TMP/mail-table" "$PATCHES/mainline-removal/0000-cover-letter.patch" \
+		"$PROJECT_DIR/Documentation/results.md"
 }
 check "the removal series' benchmark table is bench.sh --mail-table of its data" removal_table_from_data
 
 # The v7.1.5 table of patches/mainline/'s cover letter and the README's
 # first table are make verify's table.txt of the run they name, whole.
 mainline_table_from_data() {
-	local f table=$PROJECT_DIR/Documentation/data/verify-v7.1.5-v4/table.txt
-	for f in "$PATCHES/mainline/0000-cover-letter.patch" "$PROJECT_DIR/README.md"; do
-		contains_text "$f" "$table" || { echo "$f lacks the table:"; cat "$table"; return 1; }
-	done
+	files_hold_table "$PROJECT_DIR/Documentation/data/verify-v7.1.5-v4/table.txt" \
+		"$PATCHES/mainline/0000-cover-letter.patch" "$PROJECT_DIR/README.md"
 }
 check "the mainline cover letter's and the README's table is make verify's of its data" mainline_table_from_data
 
@@ -224,8 +229,9 @@ fast_path_saving_from_data() {
 	ref=$(per_call reference+dvfs)
 	fixed=$(per_call fixed+dvfs)
 	fast=$(per_call fixed@mainline-fast-path+dvfs)
-	vs_ref=$(awk -v a="$fast" -v b="$ref" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }')
-	vs_fixed=$(awk -v a="$fast" -v b="$fixed" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }')
+	pct_less() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }'; }
+	vs_ref=$(pct_less "$fast" "$ref")
+	vs_fixed=$(pct_less "$fast" "$fixed")
 	echo "per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
 	tr '\n' ' ' <"${patch[0]}" | grep -q "took $fast us per exit with the early return against $ref us on v7.1.5 and $fixed us with the PELT patches alone, $vs_ref % and $vs_fixed % less" ||
 		{ echo "the changelog's saving is not the table's"; return 1; }
