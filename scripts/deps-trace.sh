@@ -40,14 +40,23 @@ trace_args() {
 
 # serve_request REQUEST OUT: run the command run_untraced wrote into
 # REQUEST, as it asked, tracing only what it executes into OUT (nothing
-# when OUT is empty), and leave its status in REQUEST/status. INT and
-# HUP as the traced command has them (see main).
+# when OUT is empty; with REQUEST/alone nothing, and only the command's
+# own program is recorded), and leave its status in REQUEST/status. INT
+# and HUP as the traced command has them (see main).
 serve_request() {
-	local request=$1 out=$2 client rc=0 argv envs tracer=()
+	local request=$1 out=$2 client rc=0 argv envs tracer=() program
 	client=$(cat "$request/client")
 	mapfile -d '' -t argv <"$request/argv"
 	mapfile -d '' -t envs <"$request/env"
-	[ -z "$out" ] || { mapfile -d '' -t tracer < <(trace_args "$out"); tracer=(strace "${tracer[@]}" --); }
+	if [ -e "$request/alone" ]; then
+		if [ -n "$out" ] && program=$(cd "$(cat "$request/cwd")" &&
+			PATH=$(printf '%s\n' "${envs[@]}" | sed -n 's/^PATH=//p') type -P "${argv[0]}"); then
+			echo "x $(realpath -s "$program")" >>"$out"
+		fi
+	elif [ -n "$out" ]; then
+		mapfile -d '' -t tracer < <(trace_args "$out")
+		tracer=(strace "${tracer[@]}" --)
+	fi
 	(cd "$(cat "$request/cwd")" && exec env -i --default-signal=INT,HUP "${envs[@]}" "${tracer[@]}" "${argv[@]}") \
 		</dev/null >>"/proc/$client/fd/1" 2>>"/proc/$client/fd/2" || rc=$?
 	echo "$rc" >"$request/status.new"

@@ -149,6 +149,22 @@ qemu_command() {
 	[ -z "${GUEST_QEMU_ARGS:-}" ] || printf '%s\n' $GUEST_QEMU_ARGS
 }
 
+# run_qemu TIMEOUT CMD...: the guest, killed after TIMEOUT seconds. Under
+# scripts/deps-trace.sh QEMU runs outside strace (run_untraced --alone:
+# traced, its vCPUs lose the host's cores), and what it executes and
+# opens is recorded by the same command traced first, its CPUs never
+# started (-S), told to quit through QMP once it has set the machine up
+# (loaded its firmware, kernel and initramfs).
+run_qemu() {
+	local timeout=$1
+	shift
+	if [ -n "${FORK_REGRESSION_DEPS_TRACE:-}" ]; then
+		printf '%s\n' '{"execute": "qmp_capabilities"}' '{"execute": "quit"}' |
+			timeout 60 "$@" -S -qmp stdio >/dev/null 2>&1 || true
+	fi
+	run_untraced --alone timeout --kill-after=10 "$timeout" "$@"
+}
+
 main() {
 	local topology=cores job=selftest args="" timeout=240 append="" runner_args="" icount=false must_pass=false
 	local oversubscribe=false possible=0
@@ -200,8 +216,7 @@ main() {
 	mkdir -p "$(dirname "$log")"
 	: >"$log"
 	printf '%q ' "${cmd[@]}" >"$log.cmdline"
-	with_machine_lock timeout --kill-after=10 "$timeout" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 ||
-		rc=$?
+	with_machine_lock run_qemu "$timeout" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 || rc=$?
 
 	if grep -q 'Kernel panic' "$log"; then
 		die "guest panicked: $(grep -m1 'Kernel panic' "$log" | tr -d '\r'); console: $log"

@@ -12,7 +12,7 @@
 # that failed, and make clean, which must keep results/.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 18
+plan 19
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -148,6 +148,28 @@ untraced_fails() {
 		grep -q '^fake make: \*\*\* \[-C .* bzImage\] Error 2$' "$TEST_TMP/worktree/out-x86_64/build.log"
 }
 check "an untraced compile that fails: its status and output come back" untraced_fails
+
+# A guest's QEMU under make check runs in the server with nothing of it
+# traced (run_untraced --alone): under strace its vCPUs lose the host's
+# cores. Only its program is recorded.
+untraced_alone() {
+	local dir=$TEST_TMP/alone trace=$TEST_TMP/alone.trace
+	mkdir -p "$dir"
+	mkfifo "$dir/requests"
+	: >"$trace"
+	# shellcheck disable=SC2016 # for the inner shell
+	bash -c '. "$1" && serve_untraced "$2" "$3"' server "$PROJ/scripts/deps-trace.sh" "$dir" "$trace" 2>/dev/null &
+	until [ -s "$dir/server" ]; do sleep 0.1; done
+	# shellcheck disable=SC2016 # for the inner shell
+	FORK_REGRESSION_UNTRACED=$dir bash -c '. "$1" && run_untraced --alone grep -h TracerPid /proc/self/status' \
+		client "$PROJ/scripts/lib.sh" >"$TEST_TMP/alone.out"
+	kill "$(cat "$dir/server")"
+	if ! grep -qx 'TracerPid:	0' "$TEST_TMP/alone.out" || ! grep -qx "x $(type -P grep)" "$trace"; then
+		cat "$TEST_TMP/alone.out" "$trace"
+		return 1
+	fi
+}
+check "run_untraced --alone: the command runs untraced, its program recorded" untraced_alone
 
 clone_tree() {
 	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"

@@ -5,7 +5,7 @@
 # only the programs it executes recorded.
 # Sourced by scripts/lib.sh, never run.
 
-# run_untraced CMD...: run the program CMD (not a shell function) and
+# run_untraced [--alone] CMD...: run the program CMD (not a shell function) and
 # return its status. Under scripts/deps-trace.sh (FORK_REGRESSION_UNTRACED
 # names its server's directory) CMD runs outside the traced tree, in the
 # server that deps-trace.sh started before strace: with this shell's
@@ -15,8 +15,20 @@
 # opens hundreds of the tree's headers per file and took 2.3 to 3.5
 # times as long). CMD's processes carry this run's FORK_REGRESSION_RUNS,
 # so a signal stops them as it stops the rest of the run.
+#
+# --alone: nothing of CMD is traced, only CMD's own program is recorded.
+# For a guest's QEMU, whose two vCPU threads need the host's two cores
+# whole: under strace, even of its execs alone, every boot failed the
+# parallel check of the emulated DVFS clock (lower sides 0.74-0.94),
+# and none without (Documentation/data/dvfs-parallel-under-strace/).
+# What such a command opens is the caller's to record (guest-boot.sh
+# probes QEMU traced, paused at its start).
 run_untraced() {
-	local dir=${FORK_REGRESSION_UNTRACED:-} request rc
+	local dir=${FORK_REGRESSION_UNTRACED:-} request rc alone=false
+	if [ "${1:-}" = --alone ]; then
+		alone=true
+		shift
+	fi
 	if [ -z "$dir" ]; then
 		"$@"
 		return
@@ -25,6 +37,7 @@ run_untraced() {
 		die "FORK_REGRESSION_UNTRACED=$dir: no scripts/deps-trace.sh server there"
 	fi
 	request=$(mktemp -d "$dir/request.XXXXXX")
+	! $alone || : >"$request/alone"
 	printf '%s\0' "$@" >"$request/argv"
 	env -0 >"$request/env"
 	printf '%s' "$PWD" >"$request/cwd"
