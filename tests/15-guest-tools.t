@@ -225,7 +225,7 @@ dvfs_model_log() {
 		echo "@@@ dvfs-parallel khz=2000000 cpu=0 ratio=0.99 low=0.4 high=1.2"
 		echo "@@@ dvfs-invariance khz=1142855 ratio=1.02 low=0.9 high=1.1"
 		echo "@@@ dvfs-burst khz=500000 ratio=$3 low=0.4 high=1.1"
-		echo "@@@ dvfs-schedutil khz=2000000 util_avg=1010"
+		echo "@@@ dvfs-schedutil khz=2000000 util_avg=${4:-1010}"
 		echo "@@@ guest-end rc=0"
 	} >"$1"
 }
@@ -265,13 +265,14 @@ dvfs_model_checks() {
 	# The accuracy checks are the median's over the boots: one boot's
 	# noisy burst (0.85) does not fail a kernel whose others are right,
 	# and the figures of the boot whose CPUs were not parallel are left
-	# out of the load tables.
+	# out of the load tables. schedutil_fmax is judged on each boot kept:
+	# a kept boot whose loop's util_avg stayed at 963 fails it.
 	d=$TEST_TMP/pooled
 	mkdir -p "$d"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
 	dvfs_model_log "$d/1.log" 0.97 0.98
-	dvfs_model_log "$d/2.log" 0.97 0.85
+	dvfs_model_log "$d/2.log" 0.97 0.85 963
 	dvfs_model_log "$d/3.log" 0.5 0.98
 	for b in 1 2 3; do
 		echo "@@@ bench load=spawn metric=forks value=$((1000 + b)) unit=1/s" >>"$d/$b.log"
@@ -280,27 +281,30 @@ dvfs_model_checks() {
 	dvfs_tables "$d" fixed 3 per-cpu spawn >"$d/table.txt"
 	if ! grep -qx '| per-cpu | fixed | burst | 2/3 | pass |' "$d/table.txt" ||
 		! grep -qx '| per-cpu | fixed | parallel | 2/3 | fail |' "$d/table.txt" ||
+		! grep -qx '| per-cpu | fixed | schedutil_fmax | 2/3 | fail |' "$d/table.txt" ||
 		! grep -q '^| spawn | forks (1/s) | 1002 \[1001-1002\] (2 of 3 boots) |' "$d/table.txt"; then
 		cat "$d/validation.csv" "$d/table.txt"
 		return 1
 	fi
 	# A loaded host: every boot fails the parallel check, and their
-	# accuracy figures (a burst at 0.5) are this host's, not the
-	# emulation's: left out, and the verdict is "cannot judge here" (3),
-	# not an inaccurate emulation (1).
+	# accuracy figures (a burst at 0.5) and schedutil readings (963, as
+	# CI's per-cpu boot read on 2026-12-06 beside a parallel check at
+	# 0.89) are this host's, not the emulation's: left out, and the
+	# verdict is "cannot judge here" (3), not an inaccurate emulation (1).
 	d=$TEST_TMP/loaded
 	mkdir -p "$d"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$d/bench.csv"
+	dvfs_model_log "$d/1.log" 0.8 0.5 963
+	dvfs_model_log "$d/2.log" 0.8 0.5
 	for b in 1 2; do
-		dvfs_model_log "$d/$b.log" 0.8 0.5
 		dvfs_rows "arm64,shared,fixed,$b" "$d/$b.log" 1 "$d"
 	done
 	dvfs_tables "$d" fixed 2 shared "" >"$d/table.txt"
 	local rc=0
 	dvfs_verdict "$d" 2>"$d/verdict.err" || rc=$?
 	if ! grep -qx '| shared | fixed | burst | 0/2 | (every boot left out) |' "$d/table.txt" ||
-		! grep -qx '| shared | fixed | schedutil_fmax | 2/2 | pass |' "$d/table.txt" ||
+		! grep -qx '| shared | fixed | schedutil_fmax | 1/2 | (every boot left out) |' "$d/table.txt" ||
 		[ $rc -ne 3 ] || ! grep -q '^cannot judge here: 2 boot' "$d/verdict.err"; then
 		cat "$d/validation.csv" "$d/table.txt" "$d/verdict.err"
 		echo "verdict $rc"

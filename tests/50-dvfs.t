@@ -5,16 +5,17 @@
 # shape (one clock per CPU, the same taking requests from any CPU, one
 # clock for both) on two vCPUs under multi-threaded TCG; every check of
 # its validation is measured (work per frequency, the two CPUs at once,
-# invariance, a 0.3 ms burst, schedutil to fmax), and one second of spawn
-# under schedutil gives its rows (forks, mean frequency, energy) exactly
-# where the boot was not left out (completed, parallel). A boot whose
+# invariance, a 0.3 ms burst, schedutil to fmax), schedutil takes a busy
+# loop to fmax on every boot that was not left out (completed, parallel),
+# and one second of spawn under schedutil gives its rows (forks, mean
+# frequency, energy) exactly there. A boot whose
 # CPUs did not compute in parallel is this host's cores interfering,
 # which dvfs.sh says with exit 3; the model's checks themselves, on
 # recorded logs, are tests/15's. x86_64 runs through make dvfs only: one
 # more kernel build here would not fit CI's time.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 4
 
 OUT=$TEST_TMP/dvfs
 SHAPES="per-cpu remote shared"
@@ -23,7 +24,11 @@ SHAPES="per-cpu remote shared"
 # on the medians over a run's boots, and the runs of Documentation/data
 # show them); here every check must be measured and the verdict follow
 # from the values, and what does not depend on the host's noise must
-# pass: the job completed, schedutil took a busy loop to fmax.
+# pass: the job completed. Nor does schedutil's reading escape a host
+# that takes CPU time from the vCPUs (CI's per-cpu boot read util_avg
+# 963 beside a parallel check at 0.89, 2026-12-06, with strace around
+# QEMU: Documentation/data/dvfs-parallel-under-strace/): it must pass on
+# the boots that were not left out, and is not judged on the others.
 dvfs_run() {
 	local rc=0
 	"$SCRIPTS_DIR/dvfs.sh" --boots 1 --variants fixed --loads spawn --seconds 1 --out "$OUT" \
@@ -48,13 +53,37 @@ validation() {
 			grep -q "^arm64,$shape,fixed,1,$check,[0-9]*,[0-9.]\+,[0-9.]\+,\(pass\|fail\)$" "$OUT/validation.csv" ||
 				{ echo "$shape: $check not measured"; return 1; }
 		done
-		for check in schedutil_fmax completed; do
-			grep -q "^| $shape | fixed | $check | 1/1 | pass |$" "$OUT/table.txt" ||
-				{ echo "$shape: $check"; cat "$OUT/validation.csv"; return 1; }
-		done
+		grep -q "^| $shape | fixed | completed | 1/1 | pass |$" "$OUT/table.txt" ||
+			{ echo "$shape: completed"; cat "$OUT/validation.csv"; return 1; }
 	done
 }
-check "validation measured on every policy shape (work, parallel CPUs, invariance, bursts); completed and schedutil to fmax pass" validation
+check "validation measured on every policy shape (work, parallel CPUs, invariance, bursts, schedutil); the job completed" validation
+
+# The shapes whose boot was not left out (completed and parallel passed).
+kept_shapes() {
+	awk -F, '$5 == "completed" { shape[$2] = 1 }
+		($5 == "completed" || $5 == "parallel") && $9 == "fail" { out[$2] = 1 }
+		END { for (s in shape) if (!(s in out)) print s }' "$OUT/validation.csv"
+}
+schedutil_fmax() {
+	local shape kept
+	kept=" $(kept_shapes | tr '\n' ' ') "
+	for shape in $SHAPES; do
+		if [[ $kept == *" $shape "* ]]; then
+			grep -q "^| $shape | fixed | schedutil_fmax | 1/1 | pass |$" "$OUT/table.txt" ||
+				{ echo "$shape: schedutil_fmax"; cat "$OUT/validation.csv"; return 1; }
+		else
+			grep -q "^| $shape | fixed | schedutil_fmax | [01]/1 | (every boot left out) |$" "$OUT/table.txt" ||
+				{ echo "$shape: schedutil_fmax of a boot left out"; cat "$OUT/table.txt"; return 1; }
+		fi
+	done
+}
+SCHEDUTIL_DESC="schedutil takes a busy loop to fmax on every boot not left out, and no other boot judges it"
+if [ -s "$OUT/validation.csv" ] && [ -z "$(kept_shapes)" ]; then
+	skip_test "$SCHEDUTIL_DESC" "every boot left out: this host took CPU time from the vCPUs (parallel check)"
+else
+	check "$SCHEDUTIL_DESC" schedutil_fmax
+fi
 
 load_rows() {
 	local shape metric rows left_out
