@@ -112,9 +112,9 @@ check "cover letters: subject, text, recipients, no notes for the submitter; the
 
 # A maintainer decides in a cover letter's first screen: its summary,
 # from the subject to "Changes in", the references or the shortlog,
-# fits in about 80 lines (a table included); the detailed figures live
+# fits in 80 lines (a table included); the detailed figures live
 # in Documentation/, one link away.
-COVER_SUMMARY_LINES=90
+COVER_SUMMARY_LINES=80
 short_covers() {
 	local d n
 	for d in $(series_dirs); do
