@@ -74,9 +74,10 @@
  * exchangeable, each round's difference is as likely to go either way,
  * and a run fails by chance at most RANK_CHANCE of the time: 5 runs in
  * 1024 (the test has this one check). They were not on guests with more
- * busy vCPUs than host cores, where a clean kernel's differences
- * averaged +6.4 points. The margin keeps a small, steady difference
- * between the setups from failing such a kernel. Both were chosen on
+ * busy vCPUs than host cores, where the reference kernel's differences
+ * (it has the revert) leaned to the cgroup's side, +6.4 points on
+ * average. The margin keeps a small, steady difference between the
+ * setups from failing such a kernel. Both were chosen on
  * QEMU guests (TCG) by a rule written down ten minutes after the first
  * runs began, before they were looked at beyond their first boots, and
  * amended twice as they came in; from the first half of each machine
