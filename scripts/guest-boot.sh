@@ -160,7 +160,7 @@ run_qemu() {
 	shift
 	if [ -n "${FORK_REGRESSION_DEPS_TRACE:-}" ]; then
 		printf '%s\n' '{"execute": "qmp_capabilities"}' '{"execute": "quit"}' |
-			timeout 60 "$@" -S -qmp stdio >/dev/null 2>&1 || true
+			timeout 20 "$@" -S -qmp stdio >/dev/null 2>&1 || true
 	fi
 	run_untraced --alone timeout --kill-after=10 "$timeout" "$@"
 }
