@@ -42,6 +42,12 @@
  * The setups run back to back in each round, in ABBA order, so that
  * drift hits both alike. The verdict is placement alone (see main());
  * idle time and throughput, what the defect costs, are printed.
+ *
+ * A FAIL of "placement" means the kernel sent the cgroup setup's children
+ * away more than the session setup's, as eff6c8ce8d4d did: worth a report
+ * to the scheduler's maintainers with the whole output (its per-round
+ * lines), the kernel's version and config, and the machine (CPUs, SMT,
+ * virtual or not, what else ran). A SKIP says why no verdict was given.
  */
 #define _GNU_SOURCE
 #include <errno.h>
