@@ -59,17 +59,16 @@ validation() {
 }
 check "validation measured on every policy shape (work, parallel CPUs, invariance, bursts, schedutil); the job completed" validation
 
-# The shapes whose boot was not left out (completed and parallel passed).
-kept_shapes() {
-	awk -F, '$5 == "completed" { shape[$2] = 1 }
-		($5 == "completed" || $5 == "parallel") && $9 == "fail" { out[$2] = 1 }
-		END { for (s in shape) if (!(s in out)) print s }' "$OUT/validation.csv"
+# left_out SHAPE: the shape's boot failed completed or parallel, so
+# dvfs.sh left its figures out.
+left_out() {
+	awk -F, -v s="$1" '$2 == s && ($5 == "completed" || $5 == "parallel") && $9 == "fail" { out = 1 }
+		END { exit !out }' "$OUT/validation.csv"
 }
 schedutil_fmax() {
-	local shape kept
-	kept=" $(kept_shapes | tr '\n' ' ') "
+	local shape
 	for shape in $SHAPES; do
-		if [[ $kept == *" $shape "* ]]; then
+		if ! left_out "$shape"; then
 			grep -q "^| $shape | fixed | schedutil_fmax | 1/1 | pass |$" "$OUT/table.txt" ||
 				{ echo "$shape: schedutil_fmax"; cat "$OUT/validation.csv"; return 1; }
 		else
@@ -78,25 +77,30 @@ schedutil_fmax() {
 		fi
 	done
 }
+every_shape_left_out() {
+	local shape
+	for shape in $SHAPES; do
+		left_out "$shape" || return 1
+	done
+}
 SCHEDUTIL_DESC="schedutil takes a busy loop to fmax on every boot not left out, and no other boot judges it"
-if [ -s "$OUT/validation.csv" ] && [ -z "$(kept_shapes)" ]; then
+if [ -s "$OUT/validation.csv" ] && every_shape_left_out; then
 	skip_test "$SCHEDUTIL_DESC" "every boot left out: this host took CPU time from the vCPUs (parallel check)"
 else
 	check "$SCHEDUTIL_DESC" schedutil_fmax
 fi
 
 load_rows() {
-	local shape metric rows left_out
+	local shape metric rows want
 	for shape in $SHAPES; do
-		left_out=$(awk -F, -v s="$shape" '$2 == s && ($5 == "completed" || $5 == "parallel") && $9 == "fail"' \
-			"$OUT/validation.csv" | wc -l)
+		if left_out "$shape"; then want=0; else want=1; fi
 		for metric in forks mean_freq energy; do
 			rows=$(awk -F, -v s="$shape" -v m="$metric" '$2 == s && $5 == "spawn" && $6 == m && $7 > 0' \
 				"$OUT/bench.csv" | wc -l)
-			if [ "$left_out" -eq 0 ] && [ "$rows" -ne 1 ]; then
+			if [ "$want" -eq 1 ] && [ "$rows" -ne 1 ]; then
 				echo "no $shape $metric row"
 				return 1
-			elif [ "$left_out" -gt 0 ] && [ "$rows" -ne 0 ]; then
+			elif [ "$want" -eq 0 ] && [ "$rows" -ne 0 ]; then
 				echo "$shape $metric row of a boot left out"
 				return 1
 			fi
