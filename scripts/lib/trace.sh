@@ -18,9 +18,9 @@
 #
 # --alone: nothing of CMD is traced, only CMD's own program is recorded.
 # For a guest's QEMU, whose two vCPU threads need the host's two cores
-# whole: under strace, even of its execs alone, every boot failed the
-# parallel check of the emulated DVFS clock (lower sides 0.74-0.94),
-# and none without (Documentation/data/dvfs-parallel-under-strace/).
+# whole: under strace, even of its execs alone, 23 of 24 boots failed
+# the parallel check of the emulated DVFS clock, against 3 of 21 without
+# (Documentation/data/dvfs-parallel-under-strace/).
 # What such a command opens is the caller's to record (guest-boot.sh
 # probes QEMU traced, paused at its start).
 run_untraced() {
