@@ -14,10 +14,23 @@ UTIL_TOLERANCE=0.10
 # The checks that judge a boot rather than the emulation: a boot failing
 # one (its job did not complete, its CPUs did not compute in parallel)
 # is not of the machine the tables are about, and is left out of them.
-BOOT_CHECKS="completed parallel"
+BOOT_CHECKS="completed parallel clocksource"
 LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
 
 pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
+
+# counter_clocksource ARCH: the clocksource a vCPU reads without QEMU's
+# global lock (the CPU's own counter). x86_64's HPET and ACPI PM timer are
+# MMIO that QEMU serves under that lock, one vCPU at a time: two vCPUs
+# reading them (every ktime_get(), every hrtimer interrupt) wait for each
+# other, and did on every x86_64 boot until the driver declared the TSC
+# constant (Documentation/data/dvfs-x86_64-clocksource/).
+counter_clocksource() {
+	case "$1" in
+	x86_64) echo tsc ;;
+	arm64) echo arch_sys_counter ;;
+	esac
+}
 
 usage() {
 	cat <<USAGE
@@ -31,10 +44,12 @@ time tasks other than idle run there) and pays it in a busy wait in a
 timer interrupt while a task runs there, after every millisecond of work
 and soon after a switch from idle, so that a burst shorter than a
 millisecond pays too and what a burst owes at its end is paid by the
-next (idle never forgives it); the stall is charged to the running task
+next (idle never forgives it; an idle CPU takes no timer interrupt); the stall is charged to the running task
 as a slower clock would be, and the scheduler's frequency scale is
 f/fmax (frequency invariance as arm64's cpufreq core gives it; on
-x86_64, which under TCG has no APERF/MPERF, the driver sets it). Not
+x86_64, which under TCG has no APERF/MPERF, the driver sets it, and
+declares the TSC constant, as QEMU's is, so that the first frequency
+change does not make the HPET the clocksource). Not
 emulated: switch latency (the rate limit is cpufreq's default, 1 ms),
 memory that keeps its speed, the interrupt latency a busy wait adds (up
 to 3 ms at fmin), power.
@@ -80,9 +95,13 @@ loop, or in energy without more of the load's own metric; in the first
 two also where every one of its boots is worse than every boot of the
 reference (3 boots or more each). The other rows are diagnostics. A
 boot whose guest job did not finish (an OOM kill) or that failed (a
-splat, a panic, a hang) fails the "completed" check. completed and
-parallel are judged per boot, and the figures of a boot that failed
-either are left out of the load tables (they are not of the machine the
+splat, a panic, a hang) fails the "completed" check; one whose
+clocksource at the parallel check or after the loads is not the CPU's
+own counter ($(counter_clocksource x86_64) on x86_64, $(counter_clocksource arm64) on arm64: the
+HPET is MMIO that QEMU serves under a lock the two vCPUs then share)
+fails "clocksource". completed, parallel and clocksource are judged per
+boot, and the figures of a boot that failed one are left out of the
+load tables (they are not of the machine the
 tables are about); a table cell that has fewer values than boots says
 "(n of N boots)". The emulation's accuracy (work, invariance, burst) is
 judged on the median over the boots and shapes of a kernel that were not
@@ -109,12 +128,15 @@ $(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86
                       cppc and qcom-hw do: dvfs_possible_from_any_cpu)
                       and shared (one clock for all CPUs); default all
   --period-us N       the driver's period (default 1000), the work a CPU
-                      does between two stalls. Its timer costs QEMU host
-                      CPU that two busy vCPUs then lack: at fmax, the
-                      parallel comparison failed 4 of 8 times at 1000,
-                      2 of 8 at 4000 (x86_64), none without the driver
+                      does between two stalls; longer periods make the
+                      stalls coarser. With the driver of before
+                      2026-12-06 (idle CPUs took its timer too, x86_64
+                      on the HPET) the parallel comparison at fmax
+                      failed 4 of 8 times at 1000, 2 of 8 at 4000, none
+                      without the driver
                       (Documentation/data/dvfs-parallel-timer-period/);
-                      longer periods make the stalls coarser
+                      since, x86_64 1 of 10 at 1000
+                      (Documentation/data/dvfs-x86_64-clocksource/)
   --icount            the one-instruction-stream model above (for
                       comparison with figures measured on it)
   --table DIR         boot nothing: judge the console logs of a finished
@@ -222,6 +244,7 @@ dvfs_rows() {
 	boot_error=$(boot_failed "$2" || true)
 	# The log through a file argument: stdin carries the program.
 	awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE \
+		-v counter="$(counter_clocksource "${1%%,*}")" \
 		-v util_tol=$UTIL_TOLERANCE -v boot_checks="$BOOT_CHECKS" \
 		-v validation="$4/validation.csv" -v bench="$4/bench.csv" \
 		-f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
@@ -265,6 +288,14 @@ $1 == "@@@" && $2 == "dvfs-invariance" && field("ratio") == "" {
 	e = field("util_avg_fmax")
 	check("invariance", field("khz"), field("util_avg"), e, within(field("util_avg"), e, util_tol))
 }
+# What the parallel check and the loads read the time with (the job's
+# start is still on the boot's early clocksource); logs of the older job
+# have no record and no check.
+$1 == "@@@" && $2 == "dvfs-clocksource" && field("when") != "start" {
+	nclock++
+	if (field("name") != counter && clock_other == "") clock_other = field("name")
+	clock_last = field("name")
+}
 $1 == "@@@" && $2 == "dvfs-schedutil" {
 	check("schedutil_fmax", field("khz"), field("util_avg"), 1024,
 	      field("khz") == fmax && field("util_avg") >= 0.95 * 1024)
@@ -280,6 +311,8 @@ $1 == "@@@" && $2 == "dvfs-time" {
 }
 END {
 	check("completed", "", guest_rc, 0, guest_rc == "0" && boot_error == "")
+	if (nclock)
+		check("clocksource", "", clock_other != "" ? clock_other : clock_last, counter, clock_other == "")
 	# Two CPUs that compute in parallel: each loop's work beside the
 	# other's over its work alone, the lower of the two shown.
 	if (nparallel)

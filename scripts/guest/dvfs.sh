@@ -36,6 +36,10 @@
 #   @@@ dvfs-schedutil khz=<f> util_avg=<n>  schedutil: the loop's CPU's
 #                                           frequency and its util_avg, the
 #                                           medians of 21 readings
+#   @@@ dvfs-clocksource when=<start|parallel|end> name=<clocksource>
+#                                           what ktime_get() reads: at the
+#                                           start, at the parallel check
+#                                           and after the loads
 #   @@@ dvfs-time load=<l> cpu=<c> khz=<f> busy_us=<n> idle_us=<n>
 #   @@@ dvfs-transitions load=<l> policy=<p> n=<n>
 seconds=${1:-4}
@@ -51,6 +55,10 @@ fi
 cpu=$(($(nproc) - 1))
 count() { echo $#; }
 echo "@@@ dvfs policies=$(count "$cpufreq"/policy*) cpus=$(nproc)"
+clocksource() {
+	echo "@@@ dvfs-clocksource when=$1 name=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+}
+clocksource start
 
 governor() {
 	for p in "$cpufreq"/policy*; do
@@ -112,6 +120,7 @@ done
 setspeed "$fmax"
 ops_fmax=$(/guest/dvfs_work $cpu 0.5)
 echo "@@@ dvfs-work-fmax khz=$fmax ops=$ops_fmax"
+clocksource parallel
 if [ "$cpu" -gt 0 ]; then
 	/guest/dvfs_work $cpu parallel 0 $ROUNDS_PARALLEL | {
 		rounds_record dvfs-parallel "khz=$fmax cpu=$cpu"
@@ -156,4 +165,5 @@ for load in $loads; do
 		/tmp/trans.before -
 done
 rmdir /sys/fs/cgroup/bench
+clocksource end
 exit $rc
