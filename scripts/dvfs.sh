@@ -44,13 +44,14 @@ time tasks other than idle run there) and pays it in a busy wait in a
 timer interrupt while a task runs there, after every millisecond of work
 and soon after a switch from idle, so that a burst shorter than a
 millisecond pays too and what a burst owes at its end is paid by the
-next (idle never forgives it; an idle CPU takes no timer interrupt); the stall is charged to the running task
-as a slower clock would be, and the scheduler's frequency scale is
-f/fmax (frequency invariance as arm64's cpufreq core gives it; on
-x86_64, which under TCG has no APERF/MPERF, the driver sets it, and
-declares the TSC constant, as QEMU's is, so that the first frequency
-change does not make the HPET the clocksource). Not
-emulated: switch latency (the rate limit is cpufreq's default, 1 ms),
+next (idle never forgives it; an idle CPU takes no timer interrupt);
+the stall is charged to the running task as a slower clock would be,
+and the scheduler's frequency scale is f/fmax (frequency invariance as
+arm64's cpufreq core gives it; on x86_64, which under TCG has no
+APERF/MPERF, the driver sets it, and declares the TSC constant, as
+QEMU's is, so that the first frequency change does not make the HPET
+the clocksource; the boots take tsc=reliable, so that the clocksource
+watchdog, whose HPET lags under QEMU, does not either). Not emulated: switch latency (the rate limit is cpufreq's default, 1 ms),
 memory that keeps its speed, the interrupt latency a busy wait adds (up
 to 3 ms at fmin), power.
 
@@ -192,7 +193,7 @@ main() {
 		for policy in $policies; do
 			mkdir -p "$out/$policy/logs"
 			boot_interleaved "$arch" "$boots" "$variants" "$out/$policy" "dvfs $policy" \
-				"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")${period:+ $period}" \
+				"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")$(model_params "$arch")${period:+ $period}" \
 				--timeout $((600 + 20 * seconds * $(wc -w <<<"$loads")))
 		done
 	fi
@@ -225,6 +226,18 @@ dvfs_verdict() {
 		return 3
 	fi
 	return 0
+}
+
+# model_params ARCH: what the model needs on ARCH's command line. x86_64:
+# tsc=reliable, no clocksource watchdog on the TSC (QEMU's is the host's
+# counter). Its reference is the HPET, read under QEMU's global lock, and
+# it lags: a boot of 2026-12-06 had its TSC marked unstable for "frequency
+# skew" (HPET 507.24 ms against TSC 507.57 ms) and ran its loads on the
+# HPET (Documentation/data/dvfs-x86_64-clocksource/watchdog/).
+model_params() {
+	case "$1" in
+	x86_64) echo " tsc=reliable" ;;
+	esac
 }
 
 # policy_params POLICY: the driver's parameters for a policy shape.
