@@ -238,6 +238,17 @@ fast_path_saving_from_data() {
 	for f in "$PATCHES/mainline-fast-path/0000-cover-letter.patch" "$PROJECT_DIR/README.md"; do
 		tr '\n' ' ' <"$f" | grep -q "$vs_ref % less time" || { echo "$f: not $vs_ref % less time"; return 1; }
 	done
+	# x86_64's run of the same command.
+	table=$PROJECT_DIR/Documentation/data/cost-fast-path-v7.1.5-x86_64-no-sleep-time/table.txt
+	ref=$(per_call reference+dvfs)
+	fixed=$(per_call fixed+dvfs)
+	fast=$(per_call fixed@mainline-fast-path+dvfs)
+	vs_ref=$(pct_less "$fast" "$ref")
+	vs_fixed=$(pct_less "$fast" "$fixed")
+	echo "x86_64 per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
+	tr '\n' ' ' <"${patch[0]}" | grep -q "On x86_64 guests: $fast us against $ref and $fixed, $vs_ref % and $vs_fixed % less" ||
+		{ echo "the changelog's x86_64 saving is not the table's"; return 1; }
+	tr '\n' ' ' <"$PROJECT_DIR/README.md" | grep -q "$vs_ref % on x86_64" || { echo "README.md: not $vs_ref % on x86_64"; return 1; }
 }
 check "the fast path's saving in its changelog, cover letter and the README is cost.sh's table" fast_path_saving_from_data
 
