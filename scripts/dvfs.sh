@@ -20,8 +20,9 @@ LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
 pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
 
 # counter_clocksource ARCH: the clocksource a vCPU reads without QEMU's
-# global lock (the CPU's own counter). x86_64's HPET and ACPI PM timer are
-# MMIO that QEMU serves under that lock, one vCPU at a time: two vCPUs
+# global lock (the CPU's own counter). x86_64's HPET (MMIO) and ACPI PM
+# timer (an I/O port) are devices QEMU serves under that lock, one vCPU
+# at a time: two vCPUs
 # reading them (every ktime_get(), every hrtimer interrupt) wait for each
 # other, and did on every x86_64 boot until the driver declared the TSC
 # constant (Documentation/data/dvfs-x86_64-clocksource/).
@@ -51,9 +52,10 @@ arm64's cpufreq core gives it; on x86_64, which under TCG has no
 APERF/MPERF, the driver sets it, and declares the TSC constant, as
 QEMU's is, so that the first frequency change does not make the HPET
 the clocksource; the boots take tsc=reliable, so that the clocksource
-watchdog, whose HPET lags under QEMU, does not either). Not emulated: switch latency (the rate limit is cpufreq's default, 1 ms),
-memory that keeps its speed, the interrupt latency a busy wait adds (up
-to 3 ms at fmin), power.
+watchdog, whose HPET lags under QEMU, does not either). Not emulated:
+switch latency (the rate limit is cpufreq's default, 1 ms), memory that
+keeps its speed, the interrupt latency a busy wait adds (up to 3 ms at
+fmin), power.
 
 The machine: 2 vCPUs under multi-threaded TCG, each on a host core of
 its own, in host time: two CPUs that compute at once, at the host's
@@ -102,9 +104,9 @@ own counter ($(counter_clocksource x86_64) on x86_64, $(counter_clocksource arm6
 HPET is MMIO that QEMU serves under a lock the two vCPUs then share)
 fails "clocksource". completed, parallel and clocksource are judged per
 boot, and the figures of a boot that failed one are left out of the
-load tables (they are not of the machine the
-tables are about); a table cell that has fewer values than boots says
-"(n of N boots)". The emulation's accuracy (work, invariance, burst) is
+load tables (they are not of the machine the tables are about); a
+table cell that has fewer values than boots says "(n of N boots)". The
+emulation's accuracy (work, invariance, burst) is
 judged on the median over the boots and shapes of a kernel that were not
 left out, at each frequency, since one boot's measurement carries the
 host's noise: the "passed" column counts the boots within tolerance, the
