@@ -140,6 +140,9 @@ $(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86
                       (Documentation/data/dvfs-parallel-timer-period/);
                       since, x86_64 1 of 10 at 1000
                       (Documentation/data/dvfs-x86_64-clocksource/)
+  --rate-limit-us N   schedutil's rate limit in the guests (default: what
+                      schedutil takes from the driver, 1 ms; 0 lets
+                      every update through), for ablations
   --icount            the one-instruction-stream model above (for
                       comparison with figures measured on it)
   --table DIR         boot nothing: judge the console logs of a finished
@@ -152,7 +155,7 @@ USAGE
 
 main() {
 	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu remote shared"
-	local policy b v icount=() table="" period=""
+	local policy b v icount=() table="" period="" rate_limit=""
 	run_defaults 5 dvfs
 	RUN_ARCH=arm64
 	while [ $# -gt 0 ]; do
@@ -176,6 +179,11 @@ main() {
 			period="emulated_cpufreq.period_us=$2"
 			shift 2
 			;;
+		--rate-limit-us)
+			[[ "${2:-}" =~ ^(0|[1-9][0-9]*)$ ]] || usage_error "--rate-limit-us takes a whole number of microseconds"
+			rate_limit="dvfs.rate_limit_us=$2"
+			shift 2
+			;;
 		--table)
 			[ -d "${2:-}" ] || usage_error "--table takes the results directory of a run"
 			table=$2
@@ -195,7 +203,7 @@ main() {
 		for policy in $policies; do
 			mkdir -p "$out/$policy/logs"
 			boot_interleaved "$arch" "$boots" "$variants" "$out/$policy" "dvfs $policy" \
-				"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")$(model_params "$arch")${period:+ $period}" \
+				"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")$(model_params "$arch")${period:+ $period}${rate_limit:+ $rate_limit}" \
 				--timeout $((600 + 20 * seconds * $(wc -w <<<"$loads")))
 		done
 	fi

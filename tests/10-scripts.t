@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 31
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -41,6 +41,8 @@ variant_forms() {
 	done
 }
 check "the variant grammar: every form its message names, and no other" variant_forms
+check "dvfs.sh --rate-limit-us takes whole microseconds only" \
+	fails_with 2 "rate-limit-us takes a whole number" "$SCRIPTS_DIR/dvfs.sh" --rate-limit-us -1
 check "unknown topology is refused" \
 	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
 check "possible CPUs beyond the present ones are refused on x86_64" \

@@ -142,6 +142,16 @@ blocks=$((ops_fmax * 3 / 10000))
 [ "$blocks" -gt 0 ] || blocks=1
 util "$fmin" $blocks 4 | rounds_record dvfs-burst "khz=$fmin"
 governor schedutil
+# dvfs.rate_limit_us=N on the command line (dvfs.sh --rate-limit-us):
+# schedutil's rate limit instead of the one it takes from the driver's
+# transition delay (1 ms: the driver sets none), for an ablation.
+rate_limit=$(sed -n 's/.*dvfs\.rate_limit_us=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+if [ -n "$rate_limit" ]; then
+	for f in "$cpufreq"/schedutil/rate_limit_us "$cpufreq"/policy*/schedutil/rate_limit_us; do
+		[ ! -e "$f" ] || echo "$rate_limit" >"$f" || exit 1
+		[ ! -e "$f" ] || echo "@@@ dvfs-rate-limit file=$f us=$(cat "$f")"
+	done
+fi
 sleep 1
 loop_util
 echo "@@@ dvfs-schedutil khz=$khz util_avg=$util"
