@@ -22,10 +22,10 @@ pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
 # counter_clocksource ARCH: the clocksource a vCPU reads without QEMU's
 # global lock (the CPU's own counter). x86_64's HPET (MMIO) and ACPI PM
 # timer (an I/O port) are devices QEMU serves under that lock, one vCPU
-# at a time: two vCPUs
-# reading them (every ktime_get(), every hrtimer interrupt) wait for each
-# other, and did on every x86_64 boot until the driver declared the TSC
-# constant (Documentation/data/dvfs-x86_64-clocksource/).
+# at a time: two vCPUs reading them (every ktime_get(), every hrtimer
+# interrupt) wait for each other, and did on every x86_64 boot until the
+# driver declared the TSC constant
+# (Documentation/data/dvfs-x86_64-clocksource/).
 counter_clocksource() {
 	case "$1" in
 	x86_64) echo tsc ;;
@@ -106,11 +106,11 @@ fails "clocksource". completed, parallel and clocksource are judged per
 boot, and the figures of a boot that failed one are left out of the
 load tables (they are not of the machine the tables are about); a
 table cell that has fewer values than boots says "(n of N boots)". The
-emulation's accuracy (work, invariance, burst) is
-judged on the median over the boots and shapes of a kernel that were not
-left out, at each frequency, since one boot's measurement carries the
-host's noise: the "passed" column counts the boots within tolerance, the
-verdict is the median's, "(every boot left out)" where no boot remains
+emulation's accuracy (work, invariance, burst) is judged on the median
+over the boots and shapes of a kernel that were not left out, at each
+frequency, since one boot's measurement carries the host's noise: the
+"passed" column counts the boots within tolerance, the verdict is the
+median's, "(every boot left out)" where no boot remains
 (validation.csv has every boot's value). schedutil_fmax is judged on
 every boot not left out, "(every boot left out)" where none remains: its
 median of 21 readings carries the host's interference too (980-1001

@@ -223,29 +223,28 @@ check "the mainline cover letter's and the README's table is make verify's of it
 # say it: the time per sched_move_task() call of cost.sh's table, and
 # the saving recomputed from it.
 fast_path_saving_from_data() {
-	local table=$PROJECT_DIR/Documentation/data/cost-fast-path-v7.1.5-arm64-no-sleep-time/table.txt
-	local patch=("$PATCHES"/mainline-fast-path/0001-*.patch) ref fixed fast vs_ref vs_fixed f
+	local patch=("$PATCHES"/mainline-fast-path/0001-*.patch) table ref fixed fast vs_ref vs_fixed f
 	per_call() { awk -v k="$1" '$1 == k && $2 == "sched_move_task" { print $4 }' "$table"; }
-	ref=$(per_call reference+dvfs)
-	fixed=$(per_call fixed+dvfs)
-	fast=$(per_call fixed@mainline-fast-path+dvfs)
 	pct_less() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * (1 - a / b) }'; }
-	vs_ref=$(pct_less "$fast" "$ref")
-	vs_fixed=$(pct_less "$fast" "$fixed")
-	echo "per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
+	# saving_of ARCH: the per-call times of ARCH's cost.sh table and the
+	# fast path's saving against v7.1.5 and against the PELT fix.
+	saving_of() {
+		table=$PROJECT_DIR/Documentation/data/cost-fast-path-v7.1.5-$1-no-sleep-time/table.txt
+		ref=$(per_call reference+dvfs)
+		fixed=$(per_call fixed+dvfs)
+		fast=$(per_call fixed@mainline-fast-path+dvfs)
+		vs_ref=$(pct_less "$fast" "$ref")
+		vs_fixed=$(pct_less "$fast" "$fixed")
+		echo "$1 per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
+	}
+	saving_of arm64
 	tr '\n' ' ' <"${patch[0]}" | grep -q "took $fast us per exit with the early return against $ref us on v7.1.5 and $fixed us with the PELT patches alone, $vs_ref % and $vs_fixed % less" ||
 		{ echo "the changelog's saving is not the table's"; return 1; }
 	for f in "$PATCHES/mainline-fast-path/0000-cover-letter.patch" "$PROJECT_DIR/README.md"; do
 		tr '\n' ' ' <"$f" | grep -q "$vs_ref % less time" || { echo "$f: not $vs_ref % less time"; return 1; }
 	done
 	# x86_64's run of the same command.
-	table=$PROJECT_DIR/Documentation/data/cost-fast-path-v7.1.5-x86_64-no-sleep-time/table.txt
-	ref=$(per_call reference+dvfs)
-	fixed=$(per_call fixed+dvfs)
-	fast=$(per_call fixed@mainline-fast-path+dvfs)
-	vs_ref=$(pct_less "$fast" "$ref")
-	vs_fixed=$(pct_less "$fast" "$fixed")
-	echo "x86_64 per call: $ref, $fixed, $fast us: $vs_ref % and $vs_fixed % less"
+	saving_of x86_64
 	tr '\n' ' ' <"${patch[0]}" | grep -q "On x86_64 guests: $fast us against $ref and $fixed, $vs_ref % and $vs_fixed % less" ||
 		{ echo "the changelog's x86_64 saving is not the table's"; return 1; }
 	tr '\n' ' ' <"$PROJECT_DIR/README.md" | grep -q "$vs_ref % on x86_64" || { echo "README.md: not $vs_ref % on x86_64"; return 1; }

@@ -148,8 +148,9 @@ governor schedutil
 rate_limit=$(sed -n 's/.*dvfs\.rate_limit_us=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
 if [ -n "$rate_limit" ]; then
 	for f in "$cpufreq"/schedutil/rate_limit_us "$cpufreq"/policy*/schedutil/rate_limit_us; do
-		[ ! -e "$f" ] || echo "$rate_limit" >"$f" || exit 1
-		[ ! -e "$f" ] || echo "@@@ dvfs-rate-limit file=$f us=$(cat "$f")"
+		[ -e "$f" ] || continue
+		echo "$rate_limit" >"$f" || exit 1
+		echo "@@@ dvfs-rate-limit file=$f us=$(cat "$f")"
 	done
 fi
 sleep 1
