@@ -4,7 +4,7 @@
 # way, its options, its skips, and its cleanup on every way out.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 
 KSELFTEST_TREE=$("$SCRIPTS_DIR/kernel-tree.sh" kselftest)
 KSFT=$TEST_TMP/kselftest
@@ -59,7 +59,7 @@ stopped_by() {
 # too few for a verdict: that skip comes after it).
 host_can_run() { ! "$BIN" -t 1 -r 1 2>&1 | grep -q '^1\.\.0 # SKIP'; }
 if [ "$(id -u)" -ne 0 ] || ! host_can_run; then
-	for t in "SIGINT" "SIGTERM" "the runner's timeout" "fork failing with EAGAIN in the workers" \
+	for t in "SIGINT" "SIGTERM" "SIGPIPE" "the runner's timeout" "fork failing with EAGAIN in the workers" \
 		"fork failing with EAGAIN while starting workers" "make run_tests" "prove"; do
 		skip_test "cleanup after $t" "the test skips on this machine"
 	done
@@ -68,6 +68,17 @@ fi
 
 check "SIGINT mid-run: fails, leaves no task or cgroup" stopped_by INT
 check "SIGTERM mid-run: fails, leaves no task or cgroup" stopped_by TERM
+
+# A reader that goes away (here head, after three lines): the test's next
+# write raises SIGPIPE, which must end the run the same way.
+reader_gone() {
+	local rc
+	"$BIN" -t 2 -r 2 2>&1 | head -n 3
+	rc=${PIPESTATUS[0]}
+	echo "exit status $rc"
+	[ "$rc" -eq 1 ] && leftovers
+}
+check "SIGPIPE (its reader gone): fails, leaves no task or cgroup" reader_gone
 
 runner_timeout() {
 	# What kselftest's runner does when its timeout expires.

@@ -69,13 +69,14 @@ check "in the guest (cgroup v2), stopped or failing runs leave nothing behind" g
 # Where the selftest cannot judge it must skip, with the true reason:
 # autogroup off (with and without its sysctl), a read-only cgroupfs, a
 # cgroup namespace, a v1 cpu hierarchy seen below its root; it must run
-# on cgroup v1, and -s must skip its verdict (scripts/guest/environments.sh).
+# on cgroup v1, -s must skip its verdict, and a run removes the cgroups
+# that a killed one left (scripts/guest/environments.sh).
 environments() {
 	local log=$TEST_TMP/environments.log
 	"$SCRIPTS_DIR/guest-boot.sh" --job environments --append noautogroup x86_64 \
 		"${IMAGE[fixed]}" "${INITRAMFS[x86_64]}" "$log" || return 1
 	tr -d '\r' <"$log" | sed -n '/^@@@ guest-begin/,/^@@@ guest-end/p'
-	[ "$(tr -d '\r' <"$log" | grep -c '^@@@ environment ok')" -eq 7 ] &&
+	[ "$(tr -d '\r' <"$log" | grep -c '^@@@ environment ok')" -eq 8 ] &&
 		! grep -q '^@@@ environment not ok' "$log"
 }
 check "the selftest skips with its reason where it cannot judge, and runs on cgroup v1" environments

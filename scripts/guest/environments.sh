@@ -46,6 +46,12 @@ echo 1 >/proc/sys/kernel/sched_autogroup_enabled
 # -s runs one setup: figures, every result skipped, exit status 4.
 expect "-s gives figures and skips" 4 '^ok 1 # SKIP placement parity' "$test" -s session -t 1 -r 1
 
+# A run killed by SIGKILL leaves its cgroups: the next run removes those
+# of a PID that no longer exists (999999 is beyond this guest's pid_max).
+mkdir $cg/fork_placement_test.999999.0 $cg/fork_placement_test.999999.1
+expect "a killed run's cgroups removed" 4 '^# removed 2 cgroups that a killed run left$' \
+	"$test" -s cgroup -t 1 -r 1
+
 # A read-only cgroupfs (a container's /sys/fs/cgroup), the cpu controller
 # already enabled so that creating the first cgroup is what fails.
 echo +cpu >$cg/cgroup.subtree_control

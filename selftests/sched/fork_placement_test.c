@@ -50,6 +50,7 @@
  * virtual or not, what else ran). A SKIP says why no verdict was given.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -119,6 +120,9 @@ struct worker_result {
 	unsigned long loops;
 	unsigned long remote;
 	int fork_errno;
+	const char *failed_call;	/* a worker's call that failed, and its errno */
+	int failed_errno;
+	bool affinity_reset;	/* the cgroup move changed the worker's CPUs */
 	int child_cpu;		/* written by each child before it exits */
 	bool no_autogroup;	/* a session worker found no autogroup */
 };
@@ -379,6 +383,36 @@ static bool cpu_root_is_root_task_group(void)
 }
 
 /*
+ * A run killed by SIGKILL (the OOM killer, a harness's hard timeout)
+ * leaves its cgroups behind. Those of a test whose PID no longer exists
+ * go now; rmdir() takes only empty ones, so a cgroup that still holds a
+ * task, or a live run's seen from another PID namespace while it has
+ * workers in it, stays.
+ */
+static void remove_stale_cgroups(void)
+{
+	char path[PATH_MAX];
+	int pid, nr, removed = 0;
+	struct dirent *entry;
+	DIR *dir;
+
+	dir = opendir(cpu_root);
+	if (!dir)
+		return;
+	while ((entry = readdir(dir))) {
+		if (sscanf(entry->d_name, "fork_placement_test.%d.%d", &pid, &nr) != 2 ||
+		    pid <= 0 || !kill(pid, 0) || errno != ESRCH ||
+		    !path_join(path, cpu_root, entry->d_name))
+			continue;
+		if (!rmdir(path))
+			removed++;
+	}
+	closedir(dir);
+	if (removed)
+		ksft_print_msg("removed %d cgroups that a killed run left\n", removed);
+}
+
+/*
  * One cpu cgroup per worker, each a child of the root like an autogroup.
  * Before the plan: a cgroupfs that cannot take one is a reason to skip.
  */
@@ -391,6 +425,7 @@ static void make_worker_cgroups(void)
 	worker_cgroup = calloc(opt.nr_workers, sizeof(*worker_cgroup));
 	if (!worker_cgroup)
 		ksft_exit_fail_msg("out of memory\n");
+	remove_stale_cgroups();
 	v2 = path_join(path, cpu_root, "cgroup.subtree_control") && !access(path, F_OK);
 	/* cgroup v2: children get the cpu controller only when asked for. */
 	if (v2 && read_text(path, text, sizeof(text)) >= 0 && !has_word(text, "cpu")) {
@@ -462,16 +497,40 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static __noreturn void worker_failed(struct worker_result *res, const char *call)
+{
+	res->failed_errno = errno;
+	res->failed_call = call;
+	_exit(1);
+}
+
 static __noreturn void worker(int start_fd, struct worker_result *res)
 {
+	cpu_set_t *mine = CPU_ALLOC(cpus_size * 8);
 	double deadline;
 	char go;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+		worker_failed(res, "prctl(PR_SET_PDEATHSIG)");
 	if (getppid() != test_pid)	/* the test died before PDEATHSIG was set */
 		_exit(1);
 	if (read(start_fd, &go, 1) != 0)	/* EOF: the test closed it, go */
 		_exit(1);
+	/*
+	 * The test moved us before it said go. Where the new cgroup has a
+	 * cpuset of its own (cgroup v2 with +cpuset at the root), the move
+	 * gave us that cpuset's CPUs: back to the test's.
+	 */
+	if (!mine)
+		worker_failed(res, "CPU_ALLOC");
+	if (sched_getaffinity(0, cpus_size, mine))
+		worker_failed(res, "sched_getaffinity");
+	if (!CPU_EQUAL_S(cpus_size, mine, cpus)) {
+		res->affinity_reset = true;
+		if (sched_setaffinity(0, cpus_size, cpus))
+			worker_failed(res, "sched_setaffinity");
+	}
+	CPU_FREE(mine);
 	deadline = now_s() + opt.duration_s;
 	while (now_s() < deadline) {
 		int cpu = sched_getcpu(), status;
@@ -527,6 +586,9 @@ static double wait_workers(double deadline)
 					 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				if (shared[i].fork_errno)
 					bail_out("fork: %s", strerror(shared[i].fork_errno));
+				if (shared[i].failed_call)
+					bail_out("worker %d: %s: %s", pid, shared[i].failed_call,
+						 strerror(shared[i].failed_errno));
 				if (!WIFEXITED(status) || WEXITSTATUS(status))
 					bail_out("worker %d failed (status 0x%x)", pid, status);
 			}
@@ -539,6 +601,7 @@ static double wait_workers(double deadline)
 
 static void run_setup(enum setup setup, struct run_result *out)
 {
+	static bool affinity_reset_told;
 	long long idle0, total0, idle1, total1;
 	unsigned long loops = 0, remote = 0;
 	int start[2], i;
@@ -587,6 +650,11 @@ static void run_setup(enum setup setup, struct run_result *out)
 		/* Both setups would then be alike: no verdict either way. */
 		if (shared[i].no_autogroup)
 			skip_verdicts("a session worker got no autogroup");
+		if (shared[i].affinity_reset && !affinity_reset_told) {
+			ksft_print_msg("moving a worker to the %s setup changed its CPUs (a cpuset?): set back\n",
+				       setup_name[setup]);
+			affinity_reset_told = true;
+		}
 		loops += shared[i].loops;
 		remote += shared[i].remote;
 	}
@@ -1025,6 +1093,8 @@ int main(int argc, char **argv)
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
 	sigaddset(&stop_signals, SIGHUP);
+	/* A reader of our output that went away: writes fail with EPIPE. */
+	sigaddset(&stop_signals, SIGPIPE);
 	waited_signals = stop_signals;
 	sigaddset(&waited_signals, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &waited_signals, NULL);
@@ -1037,7 +1107,8 @@ int main(int argc, char **argv)
 		       "per setup, cpu controller at", cpu_root);
 	test_pid = getpid();
 	/* Children of a killed worker are reparented to us and reaped. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		bail_out("prctl(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
 
 	workers = calloc(opt.nr_workers, sizeof(*workers));
 	shared = mmap(NULL, sizeof(*shared) * opt.nr_workers,
