@@ -965,6 +965,103 @@ static const char *cpu_list(void)
 	return list;
 }
 
+/* Count in a busy loop for this long; returns the count. */
+static unsigned long spin_for(double seconds)
+{
+	volatile unsigned long count = 0;
+	double end = now_s() + seconds;
+	int i;
+
+	while (now_s() < end)
+		for (i = 0; i < 4096; i++)
+			count++;
+	return count;
+}
+
+/*
+ * Spin on the first nr of the test's CPUs at once, one child bound to
+ * each, for seconds; the counts go in count[]. False when a child could
+ * not be made or bound.
+ */
+static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
+{
+	cpu_set_t *one = CPU_ALLOC(cpus_size * 8);
+	int start[2], i, cpu, status;
+	bool ok = true;
+	pid_t pid;
+
+	if (!one || pipe2(start, O_CLOEXEC)) {
+		CPU_FREE(one);
+		return false;
+	}
+	for (i = 0, cpu = 0; i < nr; cpu++) {
+		char go;
+
+		if (!CPU_ISSET_S(cpu, cpus_size, cpus))
+			continue;
+		pid = fork();
+		if (pid < 0) {
+			ok = false;
+			break;
+		}
+		if (pid == 0) {
+			CPU_ZERO_S(cpus_size, one);
+			CPU_SET_S(cpu, cpus_size, one);
+			close(start[1]);
+			if (sched_setaffinity(0, cpus_size, one) ||
+			    read(start[0], &go, 1) != 0)
+				_exit(1);
+			count[i] = spin_for(seconds);
+			_exit(0);
+		}
+		i++;
+	}
+	close(start[0]);
+	close(start[1]);	/* read() returns 0: go */
+	while ((pid = waitpid(-1, &status, 0)) > 0 || errno == EINTR)
+		if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status)))
+			ok = false;
+	CPU_FREE(one);
+	return ok;
+}
+
+/*
+ * The verdict needs CPUs that compute at once, as a machine's do. The
+ * vCPUs of a guest that has more of them than its host has CPUs free
+ * stop while the guest's kernel sees them run (no steal time under TCG,
+ * nor from a host that does not report it), and there the rounds of a
+ * kernel without the defect leaned to the cgroup setup. What the test's
+ * CPUs each count in a busy loop all at once, over what the first of
+ * them counts alone: about 1 on a machine, less where they share host
+ * CPUs or SMT siblings. The median of three tries, -1 when the children
+ * could not run.
+ */
+#define PARALLEL_SPIN_S		0.2
+#define PARALLEL_TRIES		3
+static double parallel_share(void)
+{
+	int nr = CPU_COUNT_S(cpus_size, cpus), i, try;
+	double share[PARALLEL_TRIES], sum;
+	unsigned long *count, alone;
+
+	count = mmap(NULL, sizeof(*count) * nr, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (count == MAP_FAILED)
+		return -1;
+	for (try = 0; try < PARALLEL_TRIES; try++) {
+		if (!spin_on_cpus(1, PARALLEL_SPIN_S, count))
+			break;
+		alone = count[0];
+		if (!alone || !spin_on_cpus(nr, PARALLEL_SPIN_S, count))
+			break;
+		for (sum = 0, i = 0; i < nr; i++)
+			sum += count[i];
+		share[try] = sum / nr / alone;
+	}
+	munmap(count, sizeof(*count) * nr);
+	return try == PARALLEL_TRIES ? median(share, PARALLEL_TRIES) : -1;
+}
+
 /*
  * Why the session setup's workers would not get task groups of their
  * own, or NULL. Autogroup applies only when it is built, enabled, and
@@ -1039,6 +1136,7 @@ static void check_requirements(void)
 {
 	char text[WHERE_SIZE];
 	const char *why;
+	double share;
 
 	if (geteuid())
 		ksft_exit_skip("needs root to make a cgroup and move tasks\n");
@@ -1069,6 +1167,10 @@ static void check_requirements(void)
 		ksft_exit_skip("%s is not the root cpu cgroup (cgroup namespace?): %s\n",
 			       cpu_root, "session workers would not use autogroup");
 	choose_test_cpus();
+	share = parallel_share();
+	if (share < 0)
+		ksft_exit_fail_msg("could not run a busy loop on each test CPU\n");
+	ksft_print_msg("the test's CPUs at once each computed %.2f of one alone\n", share);
 	if (!opt.nr_workers)
 		opt.nr_workers = CPU_COUNT_S(cpus_size, cpus);
 	make_worker_cgroups();
