@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 33
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
@@ -298,5 +298,12 @@ check "bench.sh --mail-table does not pool two runs of one arch" \
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"
+
+# make check's first step: a disk too full for the run is named before
+# any test starts (here no filesystem has a million GiB free).
+check "free-space.sh names the directory short of space, and takes a path not made yet" \
+	fails_with 1 "$TEST_TMP/not/yet has .* GiB free; this run needs about 1048576 GiB there" \
+	"$SCRIPTS_DIR/free-space.sh" 1048576 "$TEST_TMP/not/yet"
+check "free-space.sh passes where there is room" "$SCRIPTS_DIR/free-space.sh" 0 "$TEST_TMP"
 
 [ "$TEST_FAILED" -eq 0 ]
