@@ -19,7 +19,9 @@ usage: $(basename "$0") [options]
                       are the machine shapes (see guest-boot.sh --help)
   --oversubscribe     let a guest have more vCPUs than the host has cores
                       (multi-threaded TCG; the host's scheduler then stops
-                      vCPUs at random, see Documentation/harness.md)
+                      vCPUs at random, see Documentation/harness.md); the
+                      selftest skips there, its CPUs not computing at once
+                      (--args "-s ..." still gives figures)
   --args "ARGS"       run fork_placement_test directly with ARGS instead of
                       through the kselftest runner
   --append "PARAMS"   more kernel parameters for every guest; guest_load=hog

@@ -3,16 +3,17 @@
 # End to end: build the regressed and fixed kernels for x86_64 (and the
 # fixed one for arm64), boot each under QEMU and run the selftest the
 # kselftest way. It must fail on the regressed kernel and pass on the
-# fixed ones. Then the selftest's cleanup paths on cgroup v2, in the
-# guest, and the harness's own failures: panic, hang, kernel splat, and
-# verify.sh exiting non-zero on a boot without a verdict.
+# fixed ones, and skip on a guest whose vCPUs share host cores. Then the
+# selftest's cleanup paths on cgroup v2, in the guest, and the harness's
+# own failures: panic, hang, kernel splat, and verify.sh exiting non-zero
+# on a boot without a verdict.
 # make check keeps one kernel of each verdict (the reference kernel's
 # runs, the debug kernels' stress and the other arches are make verify's
 # and make stress's, which run them all): its time on a new machine
 # with a cold ccache must stay well inside CI's.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 
 declare -A IMAGE INITRAMFS
 build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
@@ -55,6 +56,20 @@ collection() {
 }
 check "in the same run, cs_prctl_test skips without core scheduling" collection
 check "the selftest passes on the fixed kernel, arm64" verdict arm64 fixed ok
+
+# A guest of twice as many vCPUs as the host has cores: its vCPUs stop
+# while its kernel sees them run, and the test must say that it cannot
+# judge there instead of giving a verdict.
+oversubscribed() {
+	local log=$TEST_TMP/x86_64-oversubscribed.log topology
+	topology=cores$((2 * $(nproc)))
+	"$SCRIPTS_DIR/guest-boot.sh" --topology "$topology" --oversubscribe x86_64 \
+		"${IMAGE[fixed]}" "${INITRAMFS[x86_64]}" "$log" || return 1
+	tr -d '\r' <"$log" | grep -E 'computed|fork_placement_test'
+	tr -d '\r' <"$log" |
+		grep -q "^# 1\.\.0 # SKIP the test's CPUs do not compute at once (0\.[0-9]* of one alone)"
+}
+check "on a guest with more busy vCPUs than host cores, the selftest skips: cannot judge" oversubscribed
 
 # The selftest's cleanup on cgroup v2 (the host tests cover v1).
 guest_cleanup() {
