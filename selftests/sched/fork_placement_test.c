@@ -83,7 +83,9 @@
  * 1024 (the test has this one check). They were not on guests with more
  * busy vCPUs than host cores, where the reference kernel's differences
  * (it has the revert) leaned to the cgroup's side, +6.4 points on
- * average; the test gives no verdict there now (PARALLEL_MIN_SHARE).
+ * average; the test gives no verdict where its CPUs compute at once
+ * less than PARALLEL_MIN_SHARE, as on those guests (4 vCPUs on 2 host
+ * cores).
  * The margin keeps a small, steady difference between the setups from
  * failing such a kernel. Both were chosen on QEMU guests (TCG) by a
  * rule written down ten minutes after the first runs began, before they
@@ -395,8 +397,9 @@ static bool cpu_root_is_root_task_group(void)
  * A run killed by SIGKILL (the OOM killer, a harness's hard timeout)
  * leaves its cgroups behind. Those of a test whose PID no longer exists
  * go now; rmdir() takes only empty ones, so a cgroup that still holds a
- * task, or a live run's seen from another PID namespace while it has
- * workers in it, stays.
+ * task stays. A live run in another PID namespace that shares this
+ * cgroupfs looks dead from here, and its cgroups are empty while its
+ * session setup runs: that run would then fail to move its workers.
  */
 static void remove_stale_cgroups(void)
 {
@@ -434,7 +437,6 @@ static void make_worker_cgroups(void)
 	worker_cgroup = calloc(opt.nr_workers, sizeof(*worker_cgroup));
 	if (!worker_cgroup)
 		ksft_exit_fail_msg("out of memory\n");
-	remove_stale_cgroups();
 	v2 = path_join(path, cpu_root, "cgroup.subtree_control") && !access(path, F_OK);
 	/* cgroup v2: children get the cpu controller only when asked for. */
 	if (v2 && read_text(path, text, sizeof(text)) >= 0 && !has_word(text, "cpu")) {
@@ -1049,8 +1051,10 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
  * CPUs each count in a busy loop all at once, over what the first of
  * them counts alone: about 1 where each has a CPU of its own, about 1/2
  * where four share two. The loop waits on its own store, which leaves an
- * SMT sibling most of the core (not measured on hardware). The median of
- * three tries, -1 when the children could not run.
+ * SMT sibling most of the core. A core that runs faster alone (turbo) or
+ * a first CPU faster than the others lowers it too: none of this was
+ * measured on hardware. The median of three tries, -1 when the children
+ * could not run.
  */
 #define PARALLEL_SPIN_S		0.2
 #define PARALLEL_TRIES		3
@@ -1182,6 +1186,8 @@ static void check_requirements(void)
 	if (opt.only_setup != SETUP_CGROUP && !cpu_root_is_root_task_group())
 		ksft_exit_skip("%s is not the root cpu cgroup (cgroup namespace?): %s\n",
 			       cpu_root, "session workers would not use autogroup");
+	/* Before any other skip, so that a host that skips still tidies. */
+	remove_stale_cgroups();
 	choose_test_cpus();
 	share = parallel_share();
 	if (share < 0)
