@@ -61,7 +61,7 @@ DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 CHECK_FREE_GIB := 16
 
 check: deps
-	scripts/free-space.sh $(CHECK_FREE_GIB) build /tmp
+	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
 	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
 
 FAST_TESTS := $(sort $(wildcard tests/1[0-9]-*.t))

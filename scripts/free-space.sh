@@ -27,6 +27,7 @@ esac
 need=$1
 shift
 [[ $need =~ ^[0-9]+$ ]] || usage_error "GIB must be a whole number of GiB, not '$need'"
+need=$((10#$need))	# 08 is eight, not a bad octal number
 
 short=0
 for dir in "$@"; do
@@ -34,7 +35,7 @@ for dir in "$@"; do
 	while [ ! -e "$probe" ]; do
 		probe=$(dirname "$probe")
 	done
-	free_kib=$(df -Pk "$probe" | awk 'NR == 2 { print $4 }')
+	free_kib=$(df -Pk "$probe" | awk 'NR == 2 { print $4 }') || die "df failed for $probe"
 	[[ $free_kib =~ ^[0-9]+$ ]] || die "df gave no free space for $probe"
 	if [ "$free_kib" -lt $((need * 1024 * 1024)) ]; then
 		printf 'error: %s has %s GiB free; this run needs about %s GiB there\n' \
