@@ -995,10 +995,14 @@ static unsigned long spin_for(double seconds)
 	return count;
 }
 
+/* What spin_on_cpus() could not do, and its errno; 0 for a child's exit. */
+static const char *spin_failed_call;
+static int spin_failed_errno;
+
 /*
  * Spin on the first nr of the test's CPUs at once, one child bound to
- * each, for seconds; the counts go in count[]. False when a child could
- * not be made or bound.
+ * each, for seconds; the counts go in count[]. False, with
+ * spin_failed_call set, when a child could not be made or bound.
  */
 static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 {
@@ -1008,6 +1012,8 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 	pid_t pid;
 
 	if (!one || pipe2(start, O_CLOEXEC)) {
+		spin_failed_call = one ? "pipe2" : "CPU_ALLOC";
+		spin_failed_errno = one ? errno : ENOMEM;
 		CPU_FREE(one);
 		return false;
 	}
@@ -1018,6 +1024,8 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 			continue;
 		pid = fork();
 		if (pid < 0) {
+			spin_failed_call = "fork";
+			spin_failed_errno = errno;
 			ok = false;
 			break;
 		}
@@ -1035,9 +1043,13 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 	}
 	close(start[0]);
 	close(start[1]);	/* read() returns 0: go */
-	while ((pid = waitpid(-1, &status, 0)) > 0 || errno == EINTR)
-		if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status)))
+	while ((pid = waitpid(-1, &status, 0)) > 0 || errno == EINTR) {
+		if (pid > 0 && (!WIFEXITED(status) || WEXITSTATUS(status)) && ok) {
+			spin_failed_call = "a child bound to one test CPU";
+			spin_failed_errno = 0;
 			ok = false;
+		}
+	}
 	CPU_FREE(one);
 	return ok;
 }
@@ -1066,8 +1078,11 @@ static double parallel_share(void)
 
 	count = mmap(NULL, sizeof(*count) * nr, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (count == MAP_FAILED)
+	if (count == MAP_FAILED) {
+		spin_failed_call = "mmap";
+		spin_failed_errno = errno;
 		return -1;
+	}
 	for (try = 0; try < PARALLEL_TRIES; try++) {
 		if (!spin_on_cpus(1, PARALLEL_SPIN_S, count))
 			break;
@@ -1190,8 +1205,13 @@ static void check_requirements(void)
 	remove_stale_cgroups();
 	choose_test_cpus();
 	share = parallel_share();
+	/* A fork() that fails here (a pids limit) is the same as in a run. */
+	if (share < 0 && spin_failed_errno)
+		ksft_exit_fail_msg("a busy loop on each test CPU: %s: %s\n",
+				   spin_failed_call, strerror(spin_failed_errno));
 	if (share < 0)
-		ksft_exit_fail_msg("could not run a busy loop on each test CPU\n");
+		ksft_exit_fail_msg("a busy loop on each test CPU: %s failed\n",
+				   spin_failed_call);
 	ksft_print_msg("the test's CPUs at once each computed %.2f of one alone, %s %.2f\n",
 		       share, "at least", PARALLEL_MIN_SHARE);
 	/* -s gives figures only: they may still be wanted there. */
