@@ -132,7 +132,20 @@ configure_and_make() {
 		# it executes (scripts/lib/trace.sh). The same two steps
 		# without the tracer, so that make check builds as make verify.
 		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
-		run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target"
+		if [ "$target" = "$(basename "$(kernel_image "$arch")")" ]; then
+			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" vmlinux
+			# The boot image's piggy.S takes the compressed kernel
+			# in with .incbin, which ccache's depend mode does not
+			# see: it handed back the last variant's piggy.o, and
+			# two variants' arm zImages were one file (2026-12-06,
+			# Documentation/data/ccache-incbin-arm/). So the
+			# wrapper is assembled anew, without ccache, each time.
+			rm -f "$out"/arch/*/boot/compressed/piggy.o
+			CCACHE_DISABLE=1 run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" \
+				-j"$(nproc)" "$target"
+		else
+			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target"
+		fi
 	} >>"$out/build.log" 2>&1; then
 		tail -n 20 "$out/build.log" >&2
 		die "$arch $variant build failed; full log: $out/build.log"
