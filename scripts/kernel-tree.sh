@@ -31,6 +31,8 @@ REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.
 REPRODUCER_SCOPED_NOCLOCK=$SCRIPTS_DIR/kernel/6.18/reinstate-sched_move_task-fast-path.patch
 DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
 EMULATED_CPUFREQ=$SCRIPTS_DIR/kernel/harness/emulated-cpufreq.patch
+# v7.0's 32-bit wrap of the lockless removal, modelled on 6.12.
+REMOVAL_WRAP=$SCRIPTS_DIR/kernel/harness/v7.0-removal-on-6.12.patch
 # Upstream's fix of print_cfs_rq() for trees that need it (see
 # measured_base); never part of a series.
 DEBUG_LOCKING_FIX=$SCRIPTS_DIR/kernel/harness/print_cfs_rq-avg_vruntime-under-rq-lock.patch
@@ -48,7 +50,10 @@ build/kernels/) first. VARIANT+diag is that tree plus
 $(basename "$DIAGNOSTICS") (counters in /sys/kernel/debug/fork_diag;
 never for merging); VARIANT+dvfs is that tree plus
 $(basename "$EMULATED_CPUFREQ") (an emulated DVFS driver for schedutil in
-guests, 6.12 and later; never for merging).
+guests, 6.12 and later; never for merging); VARIANT+removal-wrap is
+that tree plus $(basename "$REMOVAL_WRAP") (v7.0's removal of
+averages, which wraps where long is 32-bit, on a 6.12 tree; never for
+merging).
 
   reference   the base without the sched_move_task() fast path: as it is
               when it has upstream's revert (Debian 6.12, mainline), else
@@ -365,9 +370,12 @@ variant_tree() {
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
 	case "$variant" in
-	*+diag | *+dvfs)
-		p=$DIAGNOSTICS
-		[ "${variant%+dvfs}" = "$variant" ] || p=$EMULATED_CPUFREQ
+	*+diag | *+dvfs | *+removal-wrap)
+		case "$variant" in
+		*+diag) p=$DIAGNOSTICS ;;
+		*+dvfs) p=$EMULATED_CPUFREQ ;;
+		*) p=$REMOVAL_WRAP ;;
+		esac
 		wt=$(variant_tree "${variant%+*}")
 		parent=$(git -C "$wt" rev-parse HEAD)
 		stamp="$parent-$(sha256sum <"$p" | cut -c1-16)"

@@ -47,7 +47,9 @@ fails_with() {
 }
 
 TEST_TMP=$(mktemp -d)
-trap 'rm -rf "$TEST_TMP"' EXIT
+# TEST_KEEP=DIR keeps a test's files (the guests' console logs) there.
+trap 'if [ -n "${TEST_KEEP:-}" ]; then mkdir -p "$TEST_KEEP" && cp -r "$TEST_TMP/." "$TEST_KEEP/"; fi
+	rm -rf "$TEST_TMP"' EXIT
 
 # sparse_worktree REPO DIR COMMIT PATCH...: a worktree of REPO at COMMIT
 # in DIR with only the files the patches touch checked out, where git am

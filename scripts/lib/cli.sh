@@ -43,7 +43,9 @@ alternative_patch() {
 # A variant, optionally with +diag: the same tree plus the diagnostics
 # patch (scripts/kernel/diagnostics-fork-placement.patch), or +dvfs: plus
 # the emulated cpufreq driver (scripts/kernel/harness/
-# emulated-cpufreq.patch) and scripts/config/dvfs.config. Besides
+# emulated-cpufreq.patch) and scripts/config/dvfs.config, or
+# +removal-wrap: plus v7.0's 32-bit removal wrap on a 6.12 tree
+# (scripts/kernel/harness/v7.0-removal-on-6.12.patch). Besides
 # VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
 # alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
@@ -53,6 +55,7 @@ alternative_patch() {
 check_variant() {
 	local v=${1%+diag}
 	v=${v%+dvfs}
+	v=${v%+removal-wrap}
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	# V+alt-X before fixed@S, as kernel-tree.sh reads it: fixed@S+alt-X is
 	# the series S plus candidate X.
@@ -68,7 +71,7 @@ check_variant() {
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, fixed@S for the series patches/S, or one of those followed by +alt-X (each may end in +diag or +dvfs)"
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, fixed@S for the series patches/S, or one of those followed by +alt-X (each may end in +diag, +dvfs or +removal-wrap)"
 }
 
 # need_cmds CMD...: stop with the list of missing tools and how to get them.
