@@ -133,13 +133,15 @@
  * every 32 ms), and the next read, 10 ms later, sees 0.8 of what it
  * added; RUNNABLE_WRAPPED is half of it, what a read one half-life
  * (32 ms) late still sees. A cfs_rq's runnable_avg is at most 1024 for
- * each entity runnable on it: 43 of them on one CPU, which the test's
- * busy loops and a quiet machine's threads do not make.
+ * each task runnable below it: 44 of them on one CPU reach it, which the
+ * test's busy loops and a quiet machine's threads do not make (one
+ * loaded that much skips too: its reason says what such a value most
+ * likely means).
  */
 #define SCHED_DEBUG_FILE	"/sys/kernel/debug/sched/debug"
 /* The largest PELT divider, kernel/sched/sched-pelt.h's LOAD_AVG_MAX. */
 #define LOAD_AVG_MAX		47742
-#define RUNNABLE_WRAPPED	((long)((1ULL << 31) / LOAD_AVG_MAX))
+#define RUNNABLE_WRAPPED	((unsigned long)((1ULL << 31) / LOAD_AVG_MAX))
 #define WRAP_READS		20
 #define WRAP_READ_GAP_US	10000
 
@@ -1124,69 +1126,78 @@ static double parallel_share(void)
 	return try == PARALLEL_TRIES ? median(share, PARALLEL_TRIES) : -1;
 }
 
-/* The largest runnable_avg of any cfs_rq in SCHED_DEBUG_FILE; -1, errno set, if unread. */
-static long max_runnable_avg(void)
+/*
+ * The largest runnable_avg of any cfs_rq in SCHED_DEBUG_FILE into *max;
+ * false, errno set, when the file cannot be read or has no such line.
+ */
+static bool max_runnable_avg(unsigned long *max)
 {
 	char line[512], *key, *colon;
-	long max = 0, v;
+	unsigned long v;
+	bool found = false;
 	FILE *f;
 
 	f = fopen(SCHED_DEBUG_FILE, "re");
 	if (!f)
-		return -1;
+		return false;
+	*max = 0;
 	/* "  .runnable_avg    : N", also "removed." and "se->avg." ones. */
 	while (fgets(line, sizeof(line), f)) {
 		key = strstr(line, ".runnable_avg ");
 		colon = key ? strchr(key, ':') : NULL;
 		if (!colon)
 			continue;
-		v = strtol(colon + 1, NULL, 10);
-		if (v > max)
-			max = v;
+		v = strtoul(colon + 1, NULL, 10);
+		if (v > *max)
+			*max = v;
+		found = true;
 	}
 	fclose(f);
-	return max;
+	if (!found)
+		errno = ENODATA;
+	return found;
 }
 
 /*
  * Where long is 32-bit: the largest runnable_avg of any cfs_rq over
- * WRAP_READS reads (a removal is applied at the cfs_rq's next update),
- * -1, errno set, if the file cannot be read.
+ * WRAP_READS reads (a removal is applied at the cfs_rq's next update)
+ * into *peak; false, errno set, if the file cannot be read.
  */
-static long runnable_avg_after_exits(void)
+static bool runnable_avg_after_exits(unsigned long *peak)
 {
-	long peak = -1, v;
+	unsigned long v;
 	int i;
 
+	*peak = 0;
 	for (i = 0; i < WRAP_READS; i++) {
 		if (i)
 			usleep(WRAP_READ_GAP_US);
-		v = max_runnable_avg();
-		if (v < 0)
-			return -1;
-		if (v > peak)
-			peak = v;
+		if (!max_runnable_avg(&v))
+			return false;
+		if (v > *peak)
+			*peak = v;
 	}
-	return peak;
+	return true;
 }
 
 /* Before the plan, where long is 32-bit: skip where the removal wraps. */
 static void check_removal_wrap(void)
 {
-	long runnable = runnable_avg_after_exits();
+	unsigned long runnable;
 
-	if (runnable < 0) {
+	if (!runnable_avg_after_exits(&runnable)) {
 		ksft_print_msg("%s: %s: %s\n", SCHED_DEBUG_FILE, strerror(errno),
 			       "the 32-bit removal wrap not looked for; a FAIL may be it");
 		return;
 	}
-	ksft_print_msg("largest runnable_avg of a cfs_rq after children exited %ld, %s %ld\n",
+	ksft_print_msg("largest runnable_avg of a cfs_rq after children exited %lu, %s %lu\n",
 		       runnable, "wrapped from", RUNNABLE_WRAPPED);
 	/* -s gives figures only: they may still be wanted there. */
 	if (runnable >= RUNNABLE_WRAPPED && opt.only_setup < 0)
-		ksft_exit_skip("%s (%ld): %s: %s\n",
+		ksft_exit_skip("%s (%lu), %s: %s\n",
 			       "a cfs_rq's runnable_avg wrapped after children exited", runnable,
-			       "32-bit load removal of commit 089d84203ad4", "no verdict here");
+			       "as 32-bit load removal does since commit 089d84203ad4",
+			       "no verdict here");
 }
 
 /*
