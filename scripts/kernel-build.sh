@@ -133,16 +133,16 @@ configure_and_make() {
 		# without the tracer, so that make check builds as make verify.
 		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
 		if [ "$target" = "$(basename "$(kernel_image "$arch")")" ]; then
-			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" vmlinux
 			# The boot image's piggy.S takes the compressed kernel
 			# in with .incbin, which ccache's depend mode does not
 			# see: it handed back the last variant's piggy.o, and
 			# two variants' arm zImages were one file (2026-12-06,
 			# Documentation/data/ccache-incbin-arm/). So the
 			# wrapper is assembled anew, without ccache, each time.
-			rm -f "$out"/arch/*/boot/compressed/piggy.o
-			CCACHE_DISABLE=1 run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" \
-				-j"$(nproc)" "$target"
+			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" vmlinux &&
+				rm -f "$out"/arch/*/boot/compressed/piggy.o &&
+				CCACHE_DISABLE=1 run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" \
+					-j"$(nproc)" "$target"
 		else
 			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" "$target"
 		fi
@@ -196,6 +196,10 @@ main() {
 	# variants' worktrees as before. What -MMD leaves out, system
 	# headers, a kernel build does not include (-nostdinc); a new
 	# compiler changes the compiler's mtime, which ccache checks.
+	# Nor does -MMD list what .incbin takes in: the boot image's
+	# compressed kernel (made without ccache, below), and in vmlinux
+	# the vDSO, the built-in initramfs and certificates, the same for
+	# every variant of one config.
 	[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 	MAKE_ARGS=(ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc"
 		KBUILD_BUILD_TIMESTAMP=2025-02-05 KBUILD_BUILD_USER=fork-regression

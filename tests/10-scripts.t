@@ -31,7 +31,8 @@ variant_forms() {
 	local v
 	for v in reference regressed fixed bugfix fixed+diag reference+dvfs alt-B alt-B+diag \
 		reference+alt-B fixed@mainline fixed@mainline+dvfs fixed@mainline-fast-path+alt-G \
-		fixed@mainline-fast-path+alt-G+dvfs fixed@mainline-fast-path+alt-H+diag; do
+		fixed@mainline-fast-path+alt-G+dvfs fixed@mainline-fast-path+alt-H+diag \
+		reference+removal-wrap; do
 		bash -c '. "$1/lib.sh" && check_variant "$2"' _ "$SCRIPTS_DIR" "$v" ||
 			{ echo "refused: $v"; return 1; }
 	done
