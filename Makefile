@@ -57,8 +57,10 @@ dvfs: deps
 DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # A full disk half-way fails a dozen tests for one cause; make check took
-# 12.2 GiB on a new machine (Documentation/data/make-check-fresh-2026-12-06/).
-CHECK_FREE_GIB := 16
+# 12.2 GiB on a new machine (Documentation/data/make-check-fresh-2026-12-06/),
+# 14.3 GiB of build/ with the 32-bit wrap kernels
+# (Documentation/data/make-check-2026-12-06-32bit/).
+CHECK_FREE_GIB := 20
 
 check: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
