@@ -8,12 +8,12 @@
 #   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
 #                 forks, exits, group/class/CPU changes, throttling, then
 #                 no PELT leak
-#                 (STRESS_ARGS="--minutes 10 --arch arm64")
+#                 (STRESS_ARGS="--minutes 10 --boots 2")
 #   make bench    other workloads and schedutil's utilization on every
 #                 kernel, scripts/bench.sh (BENCH_ARGS="--boots 5")
 #   make dvfs     schedutil on an emulated DVFS clock: the validation, then
 #                 the loads per policy shape, scripts/dvfs.sh
-#                 (DVFS_ARGS="--arch x86_64 --boots 3")
+#                 (DVFS_ARGS="--boots 3 --policies remote")
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
 #   make send     the mail of a series from you, shown by git send-email

@@ -12,8 +12,10 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--arch "A..."] [--configs "C..."] [--out DIR]
 
-For each arch (default: "$DEFAULT_ARCHES"; any of "$ARCHES") and config (default: "$CONFIGS";
-no-smp is x86_64 only, arm64 is always SMP), build regressed and fixed
+For each arch (default: "$DEFAULT_ARCHES"; any of "$ARCHES")
+and config (default: "$CONFIGS"; no-smp only on
+$(arches_text ARCH_CONFIGS no-smp), where scripts/arch/ARCH.sh's
+ARCH_CONFIGS names it), build regressed and fixed
 with W=1: the whole kernel image for "main" (the guest config), the
 kernel/sched/ objects for the others (scripts/config/<config>.config on
 top of the guest config). kernel/sched/ is always compiled afresh so its
@@ -51,9 +53,12 @@ main() {
 		"regressed" "fixed" "new in fixed" >"$out/table.txt"
 	for arch in $arches; do
 		for cfg in $configs; do
-			[ "$cfg" != no-smp ] || [ "$arch" = x86_64 ] || continue
+			# An optional fragment one arch's record names is for
+			# the arches that name it only.
+			[ -z "$(arches_where ARCH_CONFIGS "$cfg")" ] || arch_has "$arch" ARCH_CONFIGS "$cfg" ||
+				continue
 			extra=()
-			target=$(basename "$(kernel_image "$arch")")
+			target=$(basename "$(arch_field "$arch" ARCH_IMAGE)")
 			if [ "$cfg" != main ]; then
 				extra=(--extra-config "$SCRIPTS_DIR/config/$cfg.config")
 				target=kernel/sched/

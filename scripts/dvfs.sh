@@ -19,19 +19,12 @@ LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
 
 pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
 
-# counter_clocksource ARCH: the clocksource a vCPU reads without QEMU's
-# global lock (the CPU's own counter). x86_64's HPET (MMIO) and ACPI PM
-# timer (an I/O port) are devices QEMU serves under that lock, one vCPU
-# at a time: two vCPUs reading them (every ktime_get(), every hrtimer
-# interrupt) wait for each other, and did on every x86_64 boot until the
-# driver declared the TSC constant
-# (Documentation/data/dvfs-x86_64-clocksource/).
-counter_clocksource() {
-	case "$1" in
-	x86_64) echo tsc ;;
-	arm64) echo arch_sys_counter ;;
-	esac
-}
+# The arches the emulated cpufreq driver covers, and the default one
+# (their records' ARCH_DVFS; ARCH_CLOCKSOURCE and ARCH_DVFS_APPEND say
+# what the model needs there, and why).
+DVFS_ARCHES=$(arches_where ARCH_DVFS yes preferred)
+DVFS_DEFAULT_ARCH=$(arches_where ARCH_DVFS preferred)
+DVFS_DEFAULT_ARCH=${DVFS_DEFAULT_ARCH%% *}
 
 usage() {
 	cat <<USAGE
@@ -48,11 +41,9 @@ millisecond pays too and what a burst owes at its end is paid by the
 next (idle never forgives it; an idle CPU takes no timer interrupt);
 the stall is charged to the running task as a slower clock would be,
 and the scheduler's frequency scale is f/fmax (frequency invariance as
-arm64's cpufreq core gives it; on x86_64, which under TCG has no
-APERF/MPERF, the driver sets it, and declares the TSC constant, as
-QEMU's is, so that the first frequency change does not make the HPET
-the clocksource; the boots take tsc=reliable, so that the clocksource
-watchdog, whose HPET lags under QEMU, does not either). Not emulated:
+the cpufreq core gives it, or, where the arch under TCG has no counter
+of its own for it, as the driver sets it; scripts/arch/ARCH.sh says
+which, and what the model needs on the command line). Not emulated:
 switch latency (the rate limit is cpufreq's default, 1 ms), memory that
 keeps its speed, the interrupt latency a busy wait adds (up to 3 ms at
 fmin), power.
@@ -100,9 +91,8 @@ reference (3 boots or more each). The other rows are diagnostics. A
 boot whose guest job did not finish (an OOM kill) or that failed (a
 splat, a panic, a hang) fails the "completed" check; one whose
 clocksource at the parallel check or after the loads is not the CPU's
-own counter ($(counter_clocksource x86_64) on x86_64, $(counter_clocksource arm64) on arm64: the
-HPET is MMIO that QEMU serves under a lock the two vCPUs then share)
-fails "clocksource". completed, parallel and clocksource are judged per
+own counter (ARCH_CLOCKSOURCE: a device clocksource is one that QEMU
+serves under a lock the two vCPUs then share) fails "clocksource". completed, parallel and clocksource are judged per
 boot, and the figures of a boot that failed one are left out of the
 load tables (they are not of the machine the tables are about); a
 table cell that has fewer values than boots says "(n of N boots)". The
@@ -121,7 +111,7 @@ other than parallel fails, a result is missing or a candidate loses; 3
 not compute in parallel (this host's cores interfered with each other);
 0 otherwise.
 
-$(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86_64/')
+$(run_options_usage 5 dvfs "$DVFS_DEFAULT_ARCH" "$DVFS_ARCHES")
   --seconds S         seconds per load (default 4)
   --loads "L..."      loads (default: $LOADS_DEFAULT)
   --policies "P..."   policy shapes: per-cpu (one clock per CPU, whose
@@ -133,12 +123,12 @@ $(run_options_usage 5 dvfs | sed 's/x86_64 (default), arm64/arm64 (default), x86
   --period-us N       the driver's period (default 1000), the work a CPU
                       does between two stalls; longer periods make the
                       stalls coarser. With the driver of before
-                      2026-12-06 (idle CPUs took its timer too, x86_64
-                      on the HPET) the parallel comparison at fmax
+                      2026-12-06 (idle CPUs took its timer too, one arch
+                      on a device clocksource) the parallel comparison at fmax
                       failed 4 of 8 times at 1000, 2 of 8 at 4000, none
                       without the driver
                       (Documentation/data/dvfs-parallel-timer-period/);
-                      since, x86_64 1 of 10 at 1000
+                      since, that arch 1 of 10 at 1000
                       (Documentation/data/dvfs-x86_64-clocksource/)
   --rate-limit-us N   schedutil's rate limit in the guests (default: what
                       schedutil takes from the driver, 1 ms; 0 lets
@@ -157,7 +147,7 @@ main() {
 	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu remote shared"
 	local policy b v icount=() table="" period="" rate_limit=""
 	run_defaults 5 dvfs
-	RUN_ARCH=arm64
+	RUN_ARCH=$DVFS_DEFAULT_ARCH
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
@@ -194,7 +184,8 @@ main() {
 	done
 	run_options_check
 	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	case "$arch" in arm64 | x86_64) ;; *) usage_error "--arch: the emulated DVFS driver is for arm64 and x86_64" ;; esac
+	arch_has "$arch" ARCH_DVFS yes || arch_has "$arch" ARCH_DVFS preferred ||
+		usage_error "--arch: the emulated DVFS driver is for $(arches_text ARCH_DVFS yes preferred)"
 	if [ -n "$table" ]; then
 		out=$table
 	else
@@ -238,16 +229,12 @@ dvfs_verdict() {
 	return 0
 }
 
-# model_params ARCH: what the model needs on ARCH's command line. x86_64:
-# tsc=reliable, no clocksource watchdog on the TSC (QEMU's is the host's
-# counter). Its reference is the HPET, read under QEMU's global lock, and
-# it lags: a boot of 2026-12-06 had its TSC marked unstable for "frequency
-# skew" (HPET 507.24 ms against TSC 507.57 ms) and ran its loads on the
-# HPET (Documentation/data/dvfs-x86_64-clocksource/watchdog/).
+# model_params ARCH: what the model needs on ARCH's command line, with a
+# space before it (its record's ARCH_DVFS_APPEND says why).
 model_params() {
-	case "$1" in
-	x86_64) echo " tsc=reliable" ;;
-	esac
+	local params
+	params=$(arch_field "$1" ARCH_DVFS_APPEND)
+	echo "${params:+ $params}"
 }
 
 # policy_params POLICY: the driver's parameters for a policy shape.
@@ -267,7 +254,7 @@ dvfs_rows() {
 	boot_error=$(boot_failed "$2" || true)
 	# The log through a file argument: stdin carries the program.
 	awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE \
-		-v counter="$(counter_clocksource "${1%%,*}")" \
+		-v counter="$(arch_field "${1%%,*}" ARCH_CLOCKSOURCE)" \
 		-v util_tol=$UTIL_TOLERANCE -v boot_checks="$BOOT_CHECKS" \
 		-v validation="$4/validation.csv" -v bench="$4/bench.csv" \
 		-f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'

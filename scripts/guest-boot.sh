@@ -20,19 +20,21 @@ oops, lockdep, KASAN/UBSAN or stall report (console at loglevel 5, so
 all of those show). Holds the machine lock while the guest runs.
 
   --topology T          the guest's CPUs: cores (2 cores, the default), smt
-                        (1 core of 2 threads, x86_64), or a machine shape:
-                        coresN (N cores), smtCxT (C cores of T threads,
-                        x86_64), numaNxC (N nodes of C cores), asymBxL
-                        (arm64: B big and L little cores); more vCPUs
-                        than host cores need --icount or --oversubscribe
+                        (1 core of 2 threads), or a machine shape:
+                        coresN (N cores), smtCxT (C cores of T threads),
+                        numaNxC (N nodes of C cores), asymBxL (B big and
+                        L little cores); $(topology_arches_text);
+                        more vCPUs than host cores need --icount or
+                        --oversubscribe
   --oversubscribe       allow more vCPUs than host cores under
                         multi-threaded TCG (the host's scheduler then
                         stops vCPUs at random; Documentation/harness.md)
-  --possible-cpus N     arm64: N possible CPUs, of which only the
-                        topology's exist (the device tree lists the
-                        others, which never come online), as a kernel on
-                        a machine with free sockets has: what per-CPU data
-                        costs at N CPUs, without N vCPUs to emulate
+  --possible-cpus N     N possible CPUs, of which only the topology's
+                        exist (the device tree lists the others, which
+                        never come online), as a kernel on a machine with
+                        free sockets has: what per-CPU data costs at N
+                        CPUs, without N vCPUs to emulate; on
+                        $(arches_text ARCH_POSSIBLE_CPUS yes) only
   --job JOB             what /init runs: selftest (default) or a script of
                         scripts/guest/ (cost, diag, cleanup, environments,
                         splat, phantom, pelt_bounds, stress, bench, dvfs,
@@ -65,31 +67,33 @@ smp_args() {
 	done
 }
 
-# edit_dtb QEMU_ARGS... -- OUT BIG POSSIBLE: the device tree QEMU makes
+# edit_dtb QEMU_ARGS... -- OUT BIG POSSIBLE COMPATIBLE: the device tree
+# QEMU makes
 # for these arguments, as OUT, with (BIG > 0) capacity-dmips-mhz 1024 on
 # the first BIG CPU nodes and 485 on the others (RK3399's Cortex-A72 and
-# -A53), and CPU nodes up to POSSIBLE CPUs: the kernel counts them
+# -A53), and CPU nodes (compatible COMPATIBLE, the arch's ARCH_DT_CPU)
+# up to POSSIBLE CPUs: the kernel counts them
 # possible, but QEMU has no such CPU to start (PSCI CPU_ON fails), so
 # they stay offline. QEMU adds the command line and the initramfs to it
 # at boot.
 edit_dtb() {
-	local qemu_args=() out big possible
+	local qemu_args=() out big possible compatible
 	while [ "$1" != -- ]; do qemu_args+=("$1"); shift; done
-	out=$2 big=$3 possible=$4
+	out=$2 big=$3 possible=$4 compatible=$5
 	need_cmds dtc
 	local err
 	err=$("${qemu_args[@]}" -machine "dumpdtb=$out.orig" -display none -nodefaults 2>&1) ||
 		die "dumping the device tree failed: $err"
 	dtc -q -I dtb -O dts "$out.orig" |
-		awk -v big="$big" -v possible="$possible" '
+		awk -v big="$big" -v possible="$possible" -v compatible="$compatible" '
 			/^\t\tcpu@[0-9a-f]+ \{$/ { cpus++ }
 			# The end of the cpus node: the CPUs that are not there.
 			/^\t};$/ && cpus && !added {
 				for (c = cpus; c < possible; c++)
 					printf "\n\t\tcpu@%x {\n\t\t\treg = <0x%x>;\n" \
 						"\t\t\tenable-method = \"psci\";\n" \
-						"\t\t\tcompatible = \"arm,cortex-a57\";\n" \
-						"\t\t\tdevice_type = \"cpu\";\n\t\t};\n", c, c
+						"\t\t\tcompatible = \"%s\";\n" \
+						"\t\t\tdevice_type = \"cpu\";\n\t\t};\n", c, c, compatible
 				added = 1
 			}
 			{ print }
@@ -102,43 +106,20 @@ edit_dtb() {
 
 qemu_command() {
 	local arch=$1 kernel=$2 initrd=$3 log=$4 topology=$5 append=$6 icount=$7 possible=$8
-	local vcpus big virt=virt machine=() accel smp
+	local vcpus big machine=() accel smp
 	mapfile -t smp < <(smp_args "$topology")
 	read -r vcpus _ _ _ big _ < <(topology_shape "$topology")
-	case "$arch" in
-	x86_64)
-		machine=(qemu-system-x86_64)
-		append="console=ttyS0 $append"
-		;;
-	arm64)
-		# GICv2 serves at most 8 CPUs (possible ones too: its driver
-		# keeps a CPU map of 8).
-		[ "$vcpus" -le 8 ] && [ "$possible" -le 8 ] || virt=virt,gic-version=3
-		machine=(qemu-system-aarch64 -machine "$virt" -cpu "max,pauth-impdef=on")
-		append="console=ttyAMA0 $append"
-		;;
-	i386)
-		machine=(qemu-system-i386)
-		append="console=ttyS0 $append"
-		;;
-	# armv7 with the virtualization extensions, as 32-bit arm SoCs of the
-	# last decade have them (generic timer, GICv2, PSCI to start CPU1).
-	arm)
-		machine=(qemu-system-arm -machine virt -cpu cortex-a15)
-		append="console=ttyAMA0 $append"
-		;;
-	esac
+	mapfile -t machine < <(arch_qemu_machine "$arch" "$vcpus" "$possible")
+	append="console=$(arch_field "$arch" ARCH_CONSOLE) $append"
 	machine+=("${smp[@]}" -m "$GUEST_MEMORY_MB")
 	if [ "$big" -gt 0 ] || [ "$possible" -gt "$vcpus" ]; then
-		edit_dtb "${machine[@]}" -- "$log.dtb" "$big" "$possible"
+		edit_dtb "${machine[@]}" -- "$log.dtb" "$big" "$possible" "$(arch_field "$arch" ARCH_DT_CPU)"
 		machine+=(-dtb "$log.dtb")
 	fi
 	printf '%s\n' "${machine[@]}"
 	accel=(-accel "tcg,thread=multi")
 	# icount needs one TCG thread for all vCPUs.
 	! $icount || accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off")
-	# QEMU warns that its AMD-like default x86 CPU lacks topoext, but the
-	# guest finds the siblings all the same (init prints cpu0-siblings).
 	# -nodefaults: no NIC, VGA, floppy, CD-ROM or parallel port that the
 	# guest would probe and nothing uses; the console is the one serial
 	# port given here.
@@ -189,10 +170,10 @@ main() {
 	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc vcpus
 	check_arch "$arch"
 	topology_check "$arch" "$topology"
-	# x86 kernels count the firmware's hot-pluggable CPUs as possible
-	# only under a hypervisor they recognise, which TCG is not.
-	[ "$possible" = 0 ] || [ "$arch" = arm64 ] ||
-		usage_error "--possible-cpus: arm64 only (an x86 kernel under TCG ignores QEMU's hot-pluggable CPUs)"
+	# Where the kernel takes CPUs that never start as possible: the
+	# arch's record (ARCH_POSSIBLE_CPUS) says why not elsewhere.
+	[ "$possible" = 0 ] || arch_has "$arch" ARCH_POSSIBLE_CPUS yes ||
+		usage_error "--possible-cpus: $(arches_text ARCH_POSSIBLE_CPUS yes) only (scripts/arch/$arch.sh: ARCH_POSSIBLE_CPUS)"
 	if ! [[ "$possible" =~ ^[0-9]+$ ]] || [ "$possible" -gt 256 ]; then
 		usage_error "--possible-cpus takes a number of CPUs up to 256 (CONFIG_NR_CPUS)"
 	fi

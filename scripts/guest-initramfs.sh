@@ -13,18 +13,9 @@ usage: $(basename "$0") [--help] ARCH
 
 Build build/guest/ARCH/initramfs.cpio.gz for ARCH ($ARCHES) and print
 its path. busybox comes from Debian's busybox-static package (for another
-arch than the host's, busybox-static:arm64, :i386 or :armhf, downloaded
-with apt-get download).
+arch than the host's, busybox-static of that arch's ARCH_DEBIAN
+(scripts/arch/), downloaded with apt-get download).
 USAGE
-}
-
-# Debian's name of an arch (dpkg --print-architecture).
-dpkg_arch() {
-	case "$1" in
-	x86_64) echo amd64 ;;
-	arm) echo armhf ;;
-	*) echo "$1" ;;
-	esac
 }
 
 # Path of a static busybox for the arch: the host's own, or the package of
@@ -32,7 +23,7 @@ dpkg_arch() {
 # dpkg, which scripts/install-deps.sh does).
 busybox_for() {
 	local arch=$1 dir=$BUILD_DIR/guest/$1 deb darch
-	darch=$(dpkg_arch "$arch")
+	darch=$(arch_field "$arch" ARCH_DEBIAN)
 	if [ "$darch" = "$(dpkg --print-architecture)" ]; then
 		[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
 		file -L /bin/busybox | grep -q 'statically linked' ||
@@ -72,9 +63,9 @@ main() {
 	[ $# -eq 1 ] || usage_error "one arch expected, got: $*"
 	local arch=$1 dir wt cross karch root busybox out prog name
 	check_arch "$arch"
-	cross=$(cross_compile "$arch")
+	cross=$(arch_field "$arch" ARCH_CROSS_COMPILE)
 	need_cmds make gcc "${cross}gcc" gzip file
-	karch=$arch
+	karch=$(arch_field "$arch" ARCH_KERNEL)
 	dir=$BUILD_DIR/guest/$arch
 	mkdir -p "$dir"
 	busybox=$(busybox_for "$arch")

@@ -4,19 +4,31 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# What every arch needs; each arch's cross compiler, C library and QEMU
+# are its record's ARCH_PACKAGES (scripts/arch/), added below.
 PACKAGES=(
 	build-essential flex bison bc libelf-dev libssl-dev ccache cpio gzip
 	xz-utils file git perl python3-ply python3-git shellcheck
-	gcc-aarch64-linux-gnu qemu-system-x86 qemu-system-arm
-	linux-source-6.12 busybox-static rsync libc6-dev-arm64-cross strace procps
+	linux-source-6.12 busybox-static rsync strace procps
 	pkgconf device-tree-compiler
 	git-email libmailtools-perl libio-socket-ssl-perl libauthen-sasl-perl
-	gcc-i686-linux-gnu libc6-dev-i386-cross
-	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 )
 # The guests' busybox-static of another arch is fetched with apt-get
-# download (scripts/guest-initramfs.sh), which needs that arch in dpkg.
-FOREIGN_ARCHES=(arm64 i386 armhf)
+# download (scripts/guest-initramfs.sh), which needs that arch in dpkg:
+# every arch's ARCH_DEBIAN but the host's own.
+FOREIGN_ARCHES=()
+arch_packages() {
+	local arch darch p host
+	host=$(dpkg --print-architecture 2>/dev/null || true)
+	for arch in $ARCHES; do
+		for p in $(arch_field "$arch" ARCH_PACKAGES); do
+			case " ${PACKAGES[*]} " in *" $p "*) ;; *) PACKAGES+=("$p") ;; esac
+		done
+		darch=$(arch_field "$arch" ARCH_DEBIAN)
+		[ "$darch" = "$host" ] || FOREIGN_ARCHES+=("$darch")
+	done
+}
+arch_packages
 
 usage() {
 	cat <<USAGE
@@ -63,8 +75,8 @@ check_foreign_indexes() {
 missing_packages() {
 	local p
 	for p in "${PACKAGES[@]}"; do
-		# A line per arch the package has an entry for (i386, armhf
-		# and arm64 are enabled): installed when one says so.
+		# A line per arch the package has an entry for (the foreign
+		# arches are enabled): installed when one says so.
 		grep -qx 'install ok installed' <<<"$(dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null)" ||
 			echo "$p"
 	done

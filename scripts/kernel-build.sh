@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build one guest kernel: tinyconfig plus the fragments in
-# scripts/config/ and the selftest's config, merged by the kernel's own
+# scripts/config/ and scripts/arch/ and the selftest's config, merged by the kernel's own
 # merge_config.sh. Prints the path of the kernel image.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -29,7 +29,7 @@ USAGE
 fragments() {
 	local arch=$1 wt=$2
 	echo "$SCRIPTS_DIR/config/common.config"
-	echo "$SCRIPTS_DIR/config/$arch.config"
+	echo "$ARCH_DIR/$arch.config"
 	echo "$PROJECT_DIR/selftests/sched/config"
 	case "$wt" in *+dvfs) echo "$SCRIPTS_DIR/config/dvfs.config" ;; esac
 	if [ -n "$EXTRA_CONFIG" ]; then echo "$EXTRA_CONFIG"; fi
@@ -132,11 +132,11 @@ configure_and_make() {
 		# it executes (scripts/lib/trace.sh). The same two steps
 		# without the tracer, so that make check builds as make verify.
 		make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" prepare scripts
-		if [ "$target" = "$(basename "$(kernel_image "$arch")")" ]; then
+		if [ "$target" = "$(basename "$(arch_field "$arch" ARCH_IMAGE)")" ]; then
 			# The boot image's piggy.S takes the compressed kernel
 			# in with .incbin, which ccache's depend mode does not
 			# see: it handed back the last variant's piggy.o, and
-			# two variants' arm zImages were one file (2026-12-06,
+			# two variants' 32-bit boot images were one file (2026-12-06,
 			# Documentation/data/ccache-incbin-arm/). So the
 			# wrapper is assembled anew, without ccache, each time.
 			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" vmlinux &&
@@ -178,7 +178,7 @@ main() {
 	local arch=$1 variant=$2 wt out image suffix=
 	check_arch "$arch"
 	check_variant "$variant"
-	CROSS=$(cross_compile "$arch")
+	CROSS=$(arch_field "$arch" ARCH_CROSS_COMPILE)
 	need_cmds make "${CROSS}gcc" flex bison bc ccache
 	wt=$("$SCRIPTS_DIR/kernel-tree.sh" "$variant")
 	[ -z "$EXTRA_CONFIG" ] || suffix=-$(basename "$EXTRA_CONFIG" .config)
@@ -187,11 +187,10 @@ main() {
 	# paths (srctree := ..), so ccache hits across variants' worktrees.
 	out=$wt/out-$arch$suffix
 	mkdir -p "$out"
-	KARCH=$arch
-	[ "$arch" != x86_64 ] || KARCH=x86_64
+	KARCH=$(arch_field "$arch" ARCH_KERNEL)
 	# ccache's depend mode takes a miss's include files from the
 	# compiler's own -MMD output, which Kbuild asks for, instead of
-	# running the preprocessor once more: a cold x86_64 build took
+	# running the preprocessor once more: a cold 64-bit build took
 	# 3 min 52 s instead of 4 min 45 s (2026-12-04), hits across the
 	# variants' worktrees as before. What -MMD leaves out, system
 	# headers, a kernel build does not include (-nostdinc); a new
@@ -205,7 +204,7 @@ main() {
 		KBUILD_BUILD_TIMESTAMP=2025-02-05 KBUILD_BUILD_USER=fork-regression
 		KBUILD_BUILD_HOST=qemu ${W:+W=$W})
 	: >"$out/build.log"
-	image=$(kernel_image "$arch")
+	image=$(arch_field "$arch" ARCH_IMAGE)
 	with_machine_lock configure_and_make "$arch" "$variant" "$wt" "$out" \
 		"${target:-$(basename "$image")}" "$suffix"
 	if [ -n "$target" ]; then

@@ -8,10 +8,6 @@ BUILD_DIR=${BUILD_DIR:-$PROJECT_DIR/build}
 SCRIPTS_DIR=$PROJECT_DIR/scripts
 # One clock for a whole run, so nested scripts print the same elapsed time.
 export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
-# Every arch the harness builds and boots; the 64-bit ones are the
-# default of the tools that take a list (verify.sh, build-matrix.sh).
-ARCHES="x86_64 arm64 i386 arm"
-DEFAULT_ARCHES="x86_64 arm64"
 VARIANTS="reference regressed fixed"
 # Not a default variant: the base plus the standalone fixes of bugs in
 # released kernels that the rest of the mainline work goes on top of.
@@ -31,6 +27,9 @@ MACHINE_LOCK=${FORK_REGRESSION_LOCK:-/tmp/fork-regression.machine.lock}
 # The functions, by concern (scripts/lib/).
 # shellcheck source=lib/cli.sh
 . "$SCRIPTS_DIR/lib/cli.sh"
+# ARCHES, DEFAULT_ARCHES and each arch's record (scripts/arch/).
+# shellcheck source=lib/arch.sh
+. "$SCRIPTS_DIR/lib/arch.sh"
 # shellcheck source=lib/lock.sh
 . "$SCRIPTS_DIR/lib/lock.sh"
 # shellcheck source=lib/series.sh

@@ -67,7 +67,7 @@ main() {
 	build_guests "$arch" "" "$variants" "${build_args[@]}"
 	# What each kernel was built with: the proof of which checks were on.
 	for v in $variants; do
-		cp "${GUEST_IMAGE[$arch-$v]%/"$(kernel_image "$arch")"}/.config" "$out/config-$arch-$v"
+		cp "${GUEST_IMAGE[$arch-$v]%/"$(arch_field "$arch" ARCH_IMAGE)"}/.config" "$out/config-$arch-$v"
 	done
 	# A debug kernel boots in under a minute here; the leak check takes
 	# at most pelt_stress's --idle-timeout (30 s) and a reading per group.

@@ -15,8 +15,9 @@ usage: $(basename "$0") [options]
   --variants "V..."   kernels (default: "$VARIANTS")
   --topologies "T.."  guest topologies (default "cores smt"), each booted on
                       the arches that have it: cores and smt have 2 vCPUs;
-                      coresN, smtCxT (x86_64), numaNxC and asymBxL (arm64)
-                      are the machine shapes (see guest-boot.sh --help)
+                      coresN, smtCxT, numaNxC and asymBxL are the machine
+                      shapes ($(topology_arches_text); see
+                      guest-boot.sh --help)
   --oversubscribe     let a guest have more vCPUs than the host has cores
                       (multi-threaded TCG; the host's scheduler then stops
                       vCPUs at random, see Documentation/harness.md); the

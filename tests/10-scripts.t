@@ -3,10 +3,50 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 35
 
-check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
+check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
+	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
+
+# An arch's facts live in its record, scripts/arch/ARCH.sh, only: the
+# names a record gives (the arch's, the kernel's ARCH= and arch/ folder,
+# Debian's, the cross compiler's) are nowhere else in the harness's code
+# and comments. A path into Documentation/ is prose, a kernel patch is
+# the kernel's code and a README is documentation: those are left out.
+arch_facts_in_records() {
+	local names hits
+	names=$(bash -c '. "$1/lib.sh"
+		for a in $ARCHES; do
+			printf "%s\n" "$a" "$(arch_field "$a" ARCH_KERNEL)" "$(arch_field "$a" ARCH_DEBIAN)"
+			image=$(arch_field "$a" ARCH_IMAGE); image=${image#arch/}; echo "${image%%/*}"
+			cross=$(arch_field "$a" ARCH_CROSS_COMPILE); [ -z "$cross" ] || echo "${cross%%-*}"
+		done' _ "$SCRIPTS_DIR" | sort -u | paste -sd'|') || return 1
+	echo "names: $names"
+	hits=$(git -C "$PROJECT_DIR" grep -nwE "$names" -- scripts Makefile .ci \
+		':!scripts/arch' ':!*.patch' ':!*README*' | sed -E 's#Documentation/[^ )"]*##g' |
+		grep -wE "$names") || return 0
+	echo "$hits"
+	return 1
+}
+check "arch facts are in scripts/arch/ only" arch_facts_in_records
+
+# Adding an arch is one new record: a copy of the scripts with one more
+# (a second x86 record under another name) lists it everywhere.
+new_arch_one_file() {
+	local copy=$TEST_TMP/arch-copy
+	rm -rf "$copy"
+	mkdir -p "$copy"
+	cp -r "$SCRIPTS_DIR" "$copy/scripts"
+	sed -e 's/^ARCH_RANK=.*/ARCH_RANK=99/' -e 's/^ARCH_PACKAGES=.*/ARCH_PACKAGES="qemu-system-misc"/' \
+		"$SCRIPTS_DIR/arch/x86_64.sh" >"$copy/scripts/arch/newarch.sh"
+	"$copy/scripts/guest-boot.sh" --help | grep -q 'ARCH (x86_64 arm64 i386 arm newarch)' &&
+		"$copy/scripts/install-deps.sh" --list | grep -qx qemu-system-misc &&
+		"$copy/scripts/verify.sh" --help | grep -q 'smt\*: x86_64 or newarch' &&
+		fails_with 2 "expected one of: x86_64 arm64 i386 arm newarch" \
+			"$copy/scripts/kernel-build.sh" sparc reference
+}
+check "a new arch is one new file in scripts/arch/" new_arch_one_file
 
 help_works() {
 	local s
@@ -234,6 +274,7 @@ FAKE
 	cat >"$dir/dpkg" <<'FAKE'
 #!/bin/bash
 case $1 in
+--print-architecture) echo amd64 ;;
 --print-foreign-architectures) printf 'arm64\ni386\n' ;;
 --add-architecture) echo "$2" >>"${0%/*}/added" ;;
 esac

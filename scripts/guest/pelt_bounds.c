@@ -25,7 +25,7 @@
  *   2^32 / LOAD_AVG_MAX, some 89,000, to runnable_avg and to load_avg per
  *   removal. load_avg is printed but not judged: it weighs each entity by
  *   its nice level, up to 88761 for a nice -20 kernel thread, so it has no
- *   bound of this kind (a 32-bit arm guest of 6.12.118 showed 24492 with
+ *   bound of this kind (a 32-bit guest of 6.12.118 showed 24492 with
  *   runnable_avg below 2000).
  *
  * setscheduler: a live task that held its CPU alone for SPIN_MS switches

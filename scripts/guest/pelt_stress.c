@@ -1002,7 +1002,7 @@ int main(int argc, char **argv)
 	if (opt.hotplug && ncpus > 1) {
 		char path[96];
 
-		/* No such file without CONFIG_HOTPLUG_CPU (arm64's is optional). */
+		/* No such file without CONFIG_HOTPLUG_CPU (optional on some arches). */
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/online", ncpus - 1);
 		if (!access(path, W_OK))

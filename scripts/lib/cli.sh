@@ -91,7 +91,7 @@ need_cmds() {
 # caller shifts 2), or returns 1 for any other word; run_options_check
 # validates them and makes RUN_OUT results/NAME-<timestamp> if unset.
 run_defaults() {
-	RUN_ARCH=x86_64 RUN_BOOTS=$1 RUN_VARIANTS=$VARIANTS RUN_OUT="" RUN_NAME=$2
+	RUN_ARCH=${DEFAULT_ARCHES%% *} RUN_BOOTS=$1 RUN_VARIANTS=$VARIANTS RUN_OUT="" RUN_NAME=$2
 }
 
 run_option() {
@@ -120,10 +120,13 @@ run_options_check() {
 	[ -n "$RUN_OUT" ] || RUN_OUT=$PROJECT_DIR/results/$RUN_NAME-$(date +%Y%m%d-%H%M%S)
 }
 
-# run_options_usage BOOTS NAME: the --help lines of those options.
+# run_options_usage BOOTS NAME [DEFAULT_ARCH "ARCHES"]: the --help lines
+# of those options (by default the first of DEFAULT_ARCHES, any arch).
 run_options_usage() {
+	local default=${3:-${DEFAULT_ARCHES%% *}} allowed
+	read -ra allowed <<<"${4:-$ARCHES}"
 	cat <<USAGE
-  --arch A            x86_64 (default), arm64, i386 or arm
+  --arch A            $(arch_list_text "${allowed[@]}") (default $default)
   --boots R           boots per kernel (default $1)
   --variants "V..."   kernels (default: "$VARIANTS")
   --out DIR           results directory (default results/$2-<timestamp>)

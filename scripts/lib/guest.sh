@@ -24,9 +24,10 @@ build_guests() {
 # Guest topologies. cores (2 cores) and smt (1 core of 2 threads) are the
 # 2-vCPU guests every tool boots by default; the machine shapes of the
 # selftest's calibration (Documentation/results.md, "Machine shapes") are
-# coresN (N cores), smtCxT (C cores of T threads, x86_64), numaNxC (N
-# NUMA nodes of C cores each) and asymBxL (arm64: B big and L little
-# cores, capacity-dmips-mhz 1024 and 485 as RK3399's device tree has).
+# coresN (N cores), smtCxT (C cores of T threads), numaNxC (N NUMA nodes
+# of C cores each) and asymBxL (B big and L little cores,
+# capacity-dmips-mhz 1024 and 485 as RK3399's device tree has); which
+# arch QEMU makes smt and asym shapes for is its record's ARCH_TOPOLOGIES.
 # topology_shape TOPOLOGY prints "VCPUS NODES CORES THREADS BIG LITTLE"
 # (CORES per node), or fails on a name that is none of these.
 topology_shape() {
@@ -53,17 +54,27 @@ topology_check() {
 	local shape
 	shape=$(topology_shape "$2") ||
 		usage_error "unknown topology '$2': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
-	topology_fits "$1" "$2" || usage_error "topology $2 is not one of $1's (smt*: x86_64, asym*: arm64)"
+	topology_fits "$1" "$2" || usage_error "topology $2 is not one of $1's ($(topology_arches_text))"
 	[ "${shape%% *}" -le 256 ] || usage_error "topology $2: at most 256 vCPUs (CONFIG_NR_CPUS)"
 }
 
-# topology_fits ARCH TOPOLOGY: QEMU makes that shape for ARCH (SMT only on
-# x86_64, asymmetric capacity only on arm64).
+# topology_fits ARCH TOPOLOGY: QEMU makes that shape for ARCH (smt and
+# asym shapes where its record's ARCH_TOPOLOGIES says so).
 topology_fits() {
 	case "$2" in
-	smt*) [ "$1" = x86_64 ] ;;
-	asym*) [ "$1" = arm64 ] ;;
+	smt*) arch_has "$1" ARCH_TOPOLOGIES smt ;;
+	asym*) arch_has "$1" ARCH_TOPOLOGIES asym ;;
 	esac
+}
+
+# topology_arches_text: which arches the smt and asym shapes are for.
+topology_arches_text() {
+	local kind
+	for kind in smt asym; do
+		printf '%s*: %s' "$kind" "$(arches_text ARCH_TOPOLOGIES "$kind")"
+		[ "$kind" = asym ] || printf ', '
+	done
+	echo
 }
 
 # topology_vcpus TOPOLOGY: its number of vCPUs.
@@ -71,24 +82,6 @@ topology_vcpus() {
 	local shape
 	shape=$(topology_shape "$1") || return 1
 	echo "${shape%% *}"
-}
-
-# Cross compiler prefix and kernel image of an arch.
-cross_compile() {
-	case "$1" in
-	x86_64) echo "" ;;
-	arm64) echo "aarch64-linux-gnu-" ;;
-	i386) echo "i686-linux-gnu-" ;;
-	arm) echo "arm-linux-gnueabihf-" ;;
-	esac
-}
-
-kernel_image() {
-	case "$1" in
-	x86_64 | i386) echo "arch/x86/boot/bzImage" ;;
-	arm64) echo "arch/arm64/boot/Image" ;;
-	arm) echo "arch/arm/boot/zImage" ;;
-	esac
 }
 
 # boot_interleaved ARCH BOOTS "VARIANTS" OUT NAME GUEST_BOOT_OPTION...:
