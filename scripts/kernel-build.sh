@@ -24,14 +24,20 @@ to build.log there. Rebuilds are incremental and use ccache.
 USAGE
 }
 
-# The fragments, in merge order (a +dvfs variant's tree has the emulated
-# cpufreq driver: dvfs.config turns it and schedutil on).
+# The fragments, in merge order: a variant suffix's own (a +dvfs tree has
+# the emulated cpufreq driver: dvfs.config turns it and schedutil on;
+# VARIANT_SUFFIX_CONFIG) after the selftest's. The worktree's name is
+# its variant's.
 fragments() {
-	local arch=$1 wt=$2
+	local arch=$1 wt=$2 v s
 	echo "$SCRIPTS_DIR/config/common.config"
 	echo "$ARCH_DIR/$arch.config"
 	echo "$PROJECT_DIR/selftests/sched/config"
-	case "$wt" in *+dvfs) echo "$SCRIPTS_DIR/config/dvfs.config" ;; esac
+	v=$(basename "$wt")
+	while s=$(variant_suffix "$v"); do
+		[ -z "${VARIANT_SUFFIX_CONFIG[$s]:-}" ] || echo "$SCRIPTS_DIR/config/${VARIANT_SUFFIX_CONFIG[$s]}"
+		v=${v%+"$s"}
+	done
 	if [ -n "$EXTRA_CONFIG" ]; then echo "$EXTRA_CONFIG"; fi
 }
 

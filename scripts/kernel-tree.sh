@@ -29,10 +29,6 @@ REPRODUCER_RQ_FLAGS=$SCRIPTS_DIR/kernel/6.6/reinstate-sched_move_task-fast-path.
 # 6.18.35's form: scoped_guard (sched_change, ...) after update_rq_clock(),
 # with DEQUEUE_NOCLOCK.
 REPRODUCER_SCOPED_NOCLOCK=$SCRIPTS_DIR/kernel/6.18/reinstate-sched_move_task-fast-path.patch
-DIAGNOSTICS=$SCRIPTS_DIR/kernel/diagnostics-fork-placement.patch
-EMULATED_CPUFREQ=$SCRIPTS_DIR/kernel/harness/emulated-cpufreq.patch
-# v7.0's 32-bit wrap of the lockless removal, modelled on 6.12.
-REMOVAL_WRAP=$SCRIPTS_DIR/kernel/harness/v7.0-removal-on-6.12.patch
 # Upstream's fix of print_cfs_rq() for trees that need it (see
 # measured_base); never part of a series.
 DEBUG_LOCKING_FIX=$SCRIPTS_DIR/kernel/harness/print_cfs_rq-avg_vruntime-under-rq-lock.patch
@@ -40,20 +36,24 @@ DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 	-c advice.detachedHead=false -c gc.auto=0)
 
+# suffixes_usage: a line per variant suffix, for usage().
+suffixes_usage() {
+	local s
+	for s in $VARIANT_SUFFIXES; do
+		printf '  +%-12s %s\n' "$s" "scripts/kernel/${VARIANT_SUFFIX_PATCH[$s]}"
+		printf '                %s\n' "(${VARIANT_SUFFIX_ABOUT[$s]})"
+	done
+}
+
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] VARIANT
 
 Print the path of the kernel worktree for VARIANT (one of: $VARIANTS,
 kselftest or series), creating it under \$BUILD_DIR/kernels/ (default
-build/kernels/) first. VARIANT+diag is that tree plus
-$(basename "$DIAGNOSTICS") (counters in /sys/kernel/debug/fork_diag;
-never for merging); VARIANT+dvfs is that tree plus
-$(basename "$EMULATED_CPUFREQ") (an emulated DVFS driver for schedutil in
-guests, 6.12 and later; never for merging); VARIANT+removal-wrap is
-that tree plus $(basename "$REMOVAL_WRAP") (v7.0's removal of
-averages, which wraps where long is 32-bit, on a 6.12 tree; never for
-merging).
+build/kernels/) first. VARIANT+S is that tree plus a patch of the
+harness's, never for merging (the table in scripts/lib/cli.sh):
+$(suffixes_usage)
 
   reference   the base without the sched_move_task() fast path: as it is
               when it has upstream's revert (Debian 6.12, mainline), else
@@ -364,23 +364,20 @@ copy_selftest() {
 }
 
 variant_tree() {
-	local variant=$1 repo base wt parent stamp reproducer dir p patches=() more=()
+	local variant=$1 repo base wt parent stamp reproducer dir p suffix patches=() more=()
 	local prerequisite_patches=()
 	repo=$(source_repo)
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
-	case "$variant" in
-	*+diag | *+dvfs | *+removal-wrap)
-		case "$variant" in
-		*+diag) p=$DIAGNOSTICS ;;
-		*+dvfs) p=$EMULATED_CPUFREQ ;;
-		*) p=$REMOVAL_WRAP ;;
-		esac
-		wt=$(variant_tree "${variant%+*}")
+	if suffix=$(variant_suffix "$variant"); then
+		p=$SCRIPTS_DIR/kernel/${VARIANT_SUFFIX_PATCH[$suffix]}
+		wt=$(variant_tree "${variant%+"$suffix"}")
 		parent=$(git -C "$wt" rev-parse HEAD)
 		stamp="$parent-$(sha256sum <"$p" | cut -c1-16)"
 		prepare_worktree "$repo" "$variant" "$parent" "$stamp" "$p"
-		;;
+		return
+	fi
+	case "$variant" in
 	reference)
 		if has_fast_path "$repo" "$base"; then
 			# Revert the fast path with our reproducer, backwards and

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 36
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
 	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
@@ -82,6 +82,18 @@ variant_forms() {
 	done
 }
 check "the variant grammar: every form its message names, and no other" variant_forms
+# A suffix's config fragment joins the build wherever it is in the name.
+suffix_fragments() {
+	local v frags
+	for v in fixed+dvfs fixed@mainline+dvfs+diag alt-B+dvfs; do
+		frags=$(bash -c '. "$1/kernel-build.sh" && EXTRA_CONFIG= fragments x86_64 "/w/$2"' \
+			_ "$SCRIPTS_DIR" "$v") || return 1
+		grep -qx "$SCRIPTS_DIR/config/dvfs.config" <<<"$frags" || { echo "no dvfs.config: $v"; return 1; }
+	done
+	frags=$(bash -c '. "$1/kernel-build.sh" && EXTRA_CONFIG= fragments x86_64 /w/fixed+diag' _ "$SCRIPTS_DIR")
+	! grep -q dvfs <<<"$frags"
+}
+check "a variant suffix's config fragment joins its build, and no other's" suffix_fragments
 check "dvfs.sh --rate-limit-us takes whole microseconds only" \
 	fails_with 2 "rate-limit-us takes a whole number" "$SCRIPTS_DIR/dvfs.sh" --rate-limit-us -1
 check "unknown topology is refused" \

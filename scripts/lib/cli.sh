@@ -40,22 +40,44 @@ alternative_patch() {
 	done
 }
 
-# A variant, optionally with +diag: the same tree plus the diagnostics
-# patch (scripts/kernel/diagnostics-fork-placement.patch), or +dvfs: plus
-# the emulated cpufreq driver (scripts/kernel/harness/
-# emulated-cpufreq.patch) and scripts/config/dvfs.config, or
-# +removal-wrap: plus v7.0's 32-bit removal wrap on a 6.12 tree
-# (scripts/kernel/harness/v7.0-removal-on-6.12.patch). Besides
-# VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
+# The harness's additions to a variant's tree, never for merging: V+S is
+# variant V's tree plus S's patch (under scripts/kernel/), built with
+# S's config fragment (under scripts/config/) if it has one. The one
+# table of them: kernel-tree.sh, kernel-build.sh and check_variant read
+# it, so a new suffix is a line here.
+VARIANT_SUFFIXES="diag dvfs removal-wrap"
+declare -A VARIANT_SUFFIX_PATCH=(
+	[diag]=diagnostics-fork-placement.patch
+	[dvfs]=harness/emulated-cpufreq.patch
+	[removal-wrap]=harness/v7.0-removal-on-6.12.patch
+)
+declare -A VARIANT_SUFFIX_CONFIG=([dvfs]=dvfs.config)
+declare -A VARIANT_SUFFIX_ABOUT=(
+	[diag]="counters in /sys/kernel/debug/fork_diag"
+	[dvfs]="an emulated DVFS driver for schedutil, 6.12 and later"
+	[removal-wrap]="v7.0's 32-bit wrapping removal of averages, on 6.12"
+)
+
+# variant_suffix VARIANT: the suffix of VARIANT_SUFFIXES it ends in (+S);
+# false if none.
+variant_suffix() {
+	local s
+	for s in $VARIANT_SUFFIXES; do
+		case "$1" in ?*+"$s") echo "$s"; return 0 ;; esac
+	done
+	return 1
+}
+
+# A variant, optionally ending in +S for suffixes S of VARIANT_SUFFIXES
+# (above). Besides VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
 # alt-X is a candidate fix weighed against the series: the
 # regressed tree plus alternative_patch X; V+alt-X is variant V's tree
 # plus that patch (reference+alt-B: (B) without the fast path);
 # fixed@S is the fixed tree of the series patches/S (as SERIES=patches/S
 # makes it), so that two series can be booted side by side.
 check_variant() {
-	local v=${1%+diag}
-	v=${v%+dvfs}
-	v=${v%+removal-wrap}
+	local v=$1 s
+	while s=$(variant_suffix "$v"); do v=${v%+"$s"}; done
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	# V+alt-X before fixed@S, as kernel-tree.sh reads it: fixed@S+alt-X is
 	# the series S plus candidate X.
@@ -71,7 +93,7 @@ check_variant() {
 		;;
 	alt-?*) [ -z "$(alternative_patch "${v#alt-}")" ] || return 0 ;;
 	esac
-	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, fixed@S for the series patches/S, or one of those followed by +alt-X (each may end in +diag, +dvfs or +removal-wrap)"
+	usage_error "unknown variant '$1': expected one of: $VARIANTS, bugfix, alt-X for scripts/kernel/alternatives/X-*.patch, fixed@S for the series patches/S, or one of those followed by +alt-X (each may end in +${VARIANT_SUFFIXES// /, +})"
 }
 
 # need_cmds CMD...: stop with the list of missing tools and how to get them.
