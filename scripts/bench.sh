@@ -53,22 +53,63 @@ shape), a line per load and metric, a column per kernel in the order of
 the first DIR; 100000 and more in thousands (k), 100 and more whole, the
 rest to 3 significant digits.
 
-$(run_options_usage 5 bench)
+$(experiment_usage)
   --seconds S         seconds per load (default 4)
   --loads "L..."      the loads to run (default: every workload, no
                       $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; run only when named: the wakeup-heavy loads $WAKEUP_LOADS, and the probes exit-residue, wake-residue and group-residue)" |
 	sed '2,$s/^/                      /')
-  --extra-config F    build every kernel with one more config fragment
-                      (tcp-rr needs scripts/config/net.config: the
-                      guests' kernels have no networking otherwise)
+                      (tcp-rr needs --extra-config
+                      scripts/config/net.config: the guests' kernels
+                      have no networking otherwise)
   --no-monitor        the sampler leaves the sched debug file alone and
                       reads only the periodic task's own utilization (no
                       what=cpu rows); see stress.sh --help
 USAGE
 }
 
+EXP_NAME=bench EXP_BOOTS=5
+SECONDS_PER_LOAD=4 MONITOR="" LOADS=""
+
+exp_option() {
+	EXP_SHIFT=2
+	case "$1" in
+	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
+	--no-monitor) MONITOR=" --no-debug-file"; EXP_SHIFT=1 ;;
+	--loads)
+		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		LOADS=" $2"
+		;;
+	*) return 1 ;;
+	esac
+}
+
+exp_boot_args() {
+	printf '%s\n' --job bench --args "$SECONDS_PER_LOAD$MONITOR$LOADS" \
+		--timeout $((300 + 4 * SECONDS_PER_LOAD * $(wc -w <<<"${LOADS:-$DEFAULT_LOADS}")))
+}
+
+# exp_collect DIR ARCH: DIR/bench.csv, DIR/util.csv and the tables; 1
+# when a row that counts differs or a result is missing.
+exp_collect() {
+	local out=$1 arch=$2 v b
+	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
+	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
+	for b in $(seq "$EXP_BOOTS"); do
+		for v in $EXP_VARIANTS; do
+			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
+		done
+	done
+	bench_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" | tee "$out/table.txt"
+	# The rows that count, read through process substitution: behind a
+	# pipe, grep -q's early exit could kill the first grep (SIGPIPE) on a
+	# table of more than 4 KiB and, under pipefail, hide a difference.
+	! grep -q '| differs (' < <(grep -v -e '^| [a-z]*-residue |' \
+		-e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt") &&
+		! grep -q 'missing' "$out/table.txt"
+}
+
 main() {
-	local arch boots variants out v b seconds=4 rc=0 monitor="" loads="" extra=()
+	local v
 	if [ "${1:-}" = --mail-table ]; then
 		shift
 		[ $# -gt 0 ] || usage_error "--mail-table needs a results directory"
@@ -78,48 +119,7 @@ main() {
 		mail_table "$@"
 		return
 	fi
-	run_defaults 5 bench
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
-		--no-monitor) monitor=" --no-debug-file"; shift ;;
-		--extra-config)
-			[ -r "${2:-}" ] || usage_error "--extra-config needs a readable file"
-			extra=(--extra-config "$2")
-			shift 2
-			;;
-		--loads)
-			[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
-			loads=" $2"
-			shift 2
-			;;
-		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
-		esac
-	done
-	run_options_check
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
-	mkdir -p "$out/logs"
-	build_guests "$arch" "" "$variants" "${extra[@]}"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" bench \
-		--job bench --args "$seconds$monitor$loads" \
-		--timeout $((300 + 4 * seconds * $(wc -w <<<"${loads:-$DEFAULT_LOADS}")))
-	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
-	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
-		done
-	done
-	bench_tables "$out" "$variants" "$boots" | tee "$out/table.txt"
-	# The rows that count, read through process substitution: behind a
-	# pipe, grep -q's early exit could kill the first grep (SIGPIPE) on a
-	# table of more than 4 KiB and, under pipefail, hide a difference.
-	grep -q '| differs (' < <(grep -v -e '^| [a-z]*-residue |' \
-		-e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt") && rc=1
-	grep -q 'missing' "$out/table.txt" && rc=1
-	return "$rc"
+	experiment_main "$@"
 }
 
 UTIL_CSV_HEADER=arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,samples

@@ -18,7 +18,7 @@ over all repeats of the total time per repeat, the time per call, and
 the ratio to the reference kernel. Absolute times are inflated by
 emulation and the tracer: compare kernels within one table.
 
-$(run_options_usage 2 cost)
+$(experiment_usage)
   --children N        children per repeat (default 2000)
   --repeats N         repeats per boot (default 3)
   --functions "F..."  the functions profiled (default the four above);
@@ -28,37 +28,39 @@ $(run_options_usage 2 cost)
 USAGE
 }
 
-main() {
-	local arch boots children=2000 repeats=3 variants out n b v log
-	local functions="sched_move_task task_dead_fair dequeue_task_fair migrate_task_rq_fair"
-	run_defaults 2 cost
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--children) children=${2:-}; shift 2 || usage_error "--children needs a value" ;;
-		--repeats) repeats=${2:-}; shift 2 || usage_error "--repeats needs a value" ;;
-		--functions)
-			[[ "${2:-}" =~ ^[a-z_]+( [a-z_]+)*$ ]] || usage_error "--functions takes function names, got '${2:-}'"
-			functions=$2
-			shift 2
-			;;
-		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
-		esac
-	done
-	run_options_check
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	for n in "$children" "$repeats"; do
-		[[ "$n" =~ ^[1-9][0-9]*$ ]] || usage_error "counts must be positive numbers, got '$n'"
-	done
-	mkdir -p "$out/logs"
-	build_guests "$arch" "" "$variants"
+EXP_NAME=cost EXP_BOOTS=2
+CHILDREN=2000 REPEATS=3
+FUNCTIONS="sched_move_task task_dead_fair dequeue_task_fair migrate_task_rq_fair"
 
+exp_option() {
+	case "$1" in
+	--children | --repeats)
+		[[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 takes a positive number, got '${2:-}'"
+		if [ "$1" = --children ]; then CHILDREN=$2; else REPEATS=$2; fi
+		;;
+	--functions)
+		[[ "${2:-}" =~ ^[a-z_]+( [a-z_]+)*$ ]] || usage_error "--functions takes function names, got '${2:-}'"
+		FUNCTIONS=$2
+		;;
+	*) return 1 ;;
+	esac
+	EXP_SHIFT=2
+}
+
+exp_boot_args() {
+	printf '%s\n' --job cost --job-must-pass --args "$CHILDREN $REPEATS ${FUNCTIONS// /,}"
+}
+
+main() { experiment_main "$@"; }
+
+# exp_collect DIR ARCH: DIR/profile.csv and DIR/wall.csv of every boot,
+# the table; a boot that failed (its job too) fails the run.
+exp_collect() {
+	local out=$1 arch=$2 b v log
 	echo "kernel,boot,repeat,func,hits,total_us" >"$out/profile.csv"
 	echo "kernel,boot,repeat,wall_s" >"$out/wall.csv"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" cost \
-		--job cost --job-must-pass --args "$children $repeats ${functions// /,}"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
+	for b in $(seq "$EXP_BOOTS"); do
+		for v in $EXP_VARIANTS; do
 			log=$(console_log "$out" "$arch" "" "$v" "$b")
 			tr -d '\r' <"$log" | awk -v k="$v,$b" '
 				function f(name,   i) {

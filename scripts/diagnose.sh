@@ -11,7 +11,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-$(run_options_usage 2 diag)
+$(experiment_usage)
 
 Per kernel and setup, summed over boots: fork balances, how often the
 child stayed on the parent's CPU, the local group's type, its mean
@@ -24,16 +24,14 @@ leaves on the cfs_rq (the fixed kernel takes it off at the last dequeue).
 USAGE
 }
 
-main() {
-	local arch boots variants out v b log
-	parse_run_options 2 diag "$@"
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	mkdir -p "$out/logs"
-	build_guests "$arch" +diag "$variants"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" diag --job diag --job-must-pass
-	diag_table "$out" | tee "$out/table.txt"
-	boots_all_finished "$out"
+EXP_NAME=diag EXP_BOOTS=2 EXP_SUFFIX=+diag
+exp_option() { return 1; }
+exp_boot_args() { printf '%s\n' --job diag --job-must-pass; }
+exp_collect() {
+	diag_table "$1" | tee "$1/table.txt"
+	boots_all_finished "$1"
 }
+main() { experiment_main "$@"; }
 
 # diag_table DIR: the counters and the selftest's figures of every log.
 diag_table() {

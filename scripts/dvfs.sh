@@ -111,7 +111,7 @@ other than parallel fails, a result is missing or a candidate loses; 3
 not compute in parallel (this host's cores interfered with each other);
 0 otherwise.
 
-$(run_options_usage 5 dvfs "$DVFS_DEFAULT_ARCH" "$DVFS_ARCHES")
+$(experiment_usage)
   --seconds S         seconds per load (default 4)
   --loads "L..."      loads (default: $LOADS_DEFAULT)
   --policies "P..."   policy shapes: per-cpu (one clock per CPU, whose
@@ -133,83 +133,73 @@ $(run_options_usage 5 dvfs "$DVFS_DEFAULT_ARCH" "$DVFS_ARCHES")
   --rate-limit-us N   schedutil's rate limit in the guests (default: what
                       schedutil takes from the driver, 1 ms; 0 lets
                       every update through), for ablations
-  --icount            the one-instruction-stream model above (for
-                      comparison with figures measured on it)
-  --table DIR         boot nothing: judge the console logs of a finished
-                      run in DIR again (DIR/POLICY/logs), given the same
-                      --arch, --variants, --boots, --policies, --loads
-                      and --seconds; writes DIR's csv files and
-                      table.txt anew
+  (--icount gives the one-instruction-stream model above, for comparison
+  with figures measured on it; --table DIR of a run older than
+  DIR/run.args needs the run's --arch, --variants, --boots, --policies,
+  --loads and --seconds given again)
 USAGE
 }
 
-main() {
-	local arch boots variants out seconds=4 loads=$LOADS_DEFAULT policies="per-cpu remote shared"
-	local policy b v icount=() table="" period="" rate_limit=""
-	run_defaults 5 dvfs
-	RUN_ARCH=$DVFS_DEFAULT_ARCH
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
-		--loads)
-			[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
-			loads=$2
-			shift 2
-			;;
-		--policies)
-			[[ "${2:-}" =~ ^(per-cpu|remote|shared)( (per-cpu|remote|shared))*$ ]] ||
-				usage_error "--policies takes per-cpu, remote and/or shared, got '${2:-}'"
-			policies=$2
-			shift 2
-			;;
-		--icount) icount=(--icount); shift ;;
-		--period-us)
-			positive_option "$1" "${2:-}"
-			period="emulated_cpufreq.period_us=$2"
-			shift 2
-			;;
-		--rate-limit-us)
-			[[ "${2:-}" =~ ^(0|[1-9][0-9]*)$ ]] || usage_error "--rate-limit-us takes a whole number of microseconds"
-			rate_limit="dvfs.rate_limit_us=$2"
-			shift 2
-			;;
-		--table)
-			[ -d "${2:-}" ] || usage_error "--table takes the results directory of a run"
-			table=$2
-			shift 2
-			;;
-		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
-		esac
+EXP_NAME=dvfs EXP_BOOTS=5 EXP_SUFFIX=+dvfs
+EXP_ARCH=$DVFS_DEFAULT_ARCH EXP_ARCHES_OK=$DVFS_ARCHES
+SECONDS_PER_LOAD=4 LOADS=$LOADS_DEFAULT POLICIES="per-cpu remote shared" PERIOD="" RATE_LIMIT=""
+
+exp_option() {
+	EXP_SHIFT=2
+	case "$1" in
+	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
+	--loads)
+		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		LOADS=$2
+		;;
+	--policies)
+		[[ "${2:-}" =~ ^(per-cpu|remote|shared)( (per-cpu|remote|shared))*$ ]] ||
+			usage_error "--policies takes per-cpu, remote and/or shared, got '${2:-}'"
+		POLICIES=$2
+		;;
+	--period-us)
+		positive_option "$1" "${2:-}"
+		PERIOD="emulated_cpufreq.period_us=$2"
+		;;
+	--rate-limit-us)
+		[[ "${2:-}" =~ ^(0|[1-9][0-9]*)$ ]] || usage_error "--rate-limit-us takes a whole number of microseconds"
+		RATE_LIMIT="dvfs.rate_limit_us=$2"
+		;;
+	*) return 1 ;;
+	esac
+}
+
+# exp_boot ARCH TOPOLOGY DIR: every kernel R times per policy shape,
+# each shape's console logs in DIR/POLICY/logs/.
+exp_boot() {
+	local arch=$1 policy append
+	for policy in $POLICIES; do
+		mkdir -p "$3/$policy/logs"
+		append="$(policy_params "$policy")$(model_params "$arch")${PERIOD:+ $PERIOD}${RATE_LIMIT:+ $RATE_LIMIT}"
+		boot_interleaved "$arch" "$EXP_BOOTS" "$EXP_VARIANTS" "$3/$policy" "dvfs $policy" \
+			--job dvfs --args "$SECONDS_PER_LOAD $LOADS" --append "$append${EXP_APPEND:+ $EXP_APPEND}" \
+			--timeout $((600 + 20 * SECONDS_PER_LOAD * $(wc -w <<<"$LOADS"))) \
+			--topology "$2" "${EXP_ICOUNT[@]}"
 	done
-	run_options_check
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	arch_has "$arch" ARCH_DVFS yes || arch_has "$arch" ARCH_DVFS preferred ||
-		usage_error "--arch: the emulated DVFS driver is for $(arches_text ARCH_DVFS yes preferred)"
-	if [ -n "$table" ]; then
-		out=$table
-	else
-		[ ! -e "$out/bench.csv" ] || usage_error "$out already holds results"
-		build_guests "$arch" +dvfs "$variants"
-		for policy in $policies; do
-			mkdir -p "$out/$policy/logs"
-			boot_interleaved "$arch" "$boots" "$variants" "$out/$policy" "dvfs $policy" \
-				"${icount[@]}" --job dvfs --args "$seconds $loads" --append "$(policy_params "$policy")$(model_params "$arch")${period:+ $period}${rate_limit:+ $rate_limit}" \
-				--timeout $((600 + 20 * seconds * $(wc -w <<<"$loads")))
-		done
-	fi
+}
+
+exp_collect() {
+	local out=$1 arch=$2 policy b v
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$out/validation.csv"
 	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
-	for policy in $policies; do
-		for b in $(seq "$boots"); do
-			for v in $variants; do
-				dvfs_rows "$arch,$policy,$v,$b" "$out/$policy/logs/$arch-$v-$b.log" "$seconds" "$out"
+	for policy in $POLICIES; do
+		for b in $(seq "$EXP_BOOTS"); do
+			for v in $EXP_VARIANTS; do
+				dvfs_rows "$arch,$policy,$v,$b" "$out/$policy/logs/$arch-$v-$b.log" \
+					"$SECONDS_PER_LOAD" "$out"
 			done
 		done
 	done
-	dvfs_tables "$out" "$variants" "$boots" "$policies" "$loads" | tee "$out/table.txt"
+	dvfs_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" "$POLICIES" "$LOADS" | tee "$out/table.txt"
 	dvfs_verdict "$out"
 }
+
+main() { experiment_main "$@"; }
 
 # dvfs_verdict DIR: 1 where a check other than parallel failed, a result
 # is missing or a candidate loses; 3 ("cannot judge here") where the only

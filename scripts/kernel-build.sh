@@ -16,13 +16,17 @@ the variant's worktree (scripts/kernel-tree.sh); the output of make goes
 to build.log there. Rebuilds are incremental and use ccache.
 
   --extra-config FILE  one more fragment (e.g. SCHED_AUTOGROUP=n); it gets
-                       its own build directory, named after the file.
+                       its own build directory, named after the file (again
+                       for more: out-<ARCH>-<first>-<second>).
   --target T           make T instead of the image (e.g. kernel/sched/);
                        prints the build directory.
   W=1 in the environment builds with extra warnings, in its own directory
   (suffix -W1).
 USAGE
 }
+
+# --extra-config's fragments, in the order given.
+EXTRA_CONFIGS=()
 
 # The fragments, in merge order: a variant suffix's own (a +dvfs tree has
 # the emulated cpufreq driver: dvfs.config turns it and schedutil on;
@@ -38,7 +42,7 @@ fragments() {
 		[ -z "${VARIANT_SUFFIX_CONFIG[$s]:-}" ] || echo "$SCRIPTS_DIR/config/${VARIANT_SUFFIX_CONFIG[$s]}"
 		v=${v%+"$s"}
 	done
-	if [ -n "$EXTRA_CONFIG" ]; then echo "$EXTRA_CONFIG"; fi
+	[ ${#EXTRA_CONFIGS[@]} -eq 0 ] || printf '%s\n' "${EXTRA_CONFIGS[@]}"
 }
 
 # check_config CONFIG FRAGMENT...: every option the fragments ask for
@@ -159,7 +163,6 @@ configure_and_make() {
 }
 
 main() {
-	EXTRA_CONFIG=
 	local target=
 	while [ $# -gt 0 ]; do
 		case "$1" in
@@ -168,7 +171,7 @@ main() {
 			if [ $# -lt 2 ] || [ ! -f "$2" ]; then
 				usage_error "--extra-config needs a readable file"
 			fi
-			EXTRA_CONFIG=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+			EXTRA_CONFIGS+=("$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
 			shift 2
 			;;
 		--target)
@@ -181,13 +184,13 @@ main() {
 		esac
 	done
 	[ $# -eq 2 ] || { usage >&2; exit 2; }
-	local arch=$1 variant=$2 wt out image suffix=
+	local arch=$1 variant=$2 wt out image suffix="" f
 	check_arch "$arch"
 	check_variant "$variant"
 	CROSS=$(arch_field "$arch" ARCH_CROSS_COMPILE)
 	need_cmds make "${CROSS}gcc" flex bison bc ccache
 	wt=$("$SCRIPTS_DIR/kernel-tree.sh" "$variant")
-	[ -z "$EXTRA_CONFIG" ] || suffix=-$(basename "$EXTRA_CONFIG" .config)
+	for f in "${EXTRA_CONFIGS[@]}"; do suffix+=-$(basename "$f" .config); done
 	[ -z "${W:-}" ] || suffix=$suffix-W$W
 	# A direct subdirectory of the source tree makes Kbuild use relative
 	# paths (srctree := ..), so ccache hits across variants' worktrees.

@@ -36,6 +36,8 @@ MACHINE_LOCK=${FORK_REGRESSION_LOCK:-/tmp/fork-regression.machine.lock}
 . "$SCRIPTS_DIR/lib/series.sh"
 # shellcheck source=lib/guest.sh
 . "$SCRIPTS_DIR/lib/guest.sh"
+# shellcheck source=lib/experiment.sh
+. "$SCRIPTS_DIR/lib/experiment.sh"
 # shellcheck source=lib/tap.sh
 . "$SCRIPTS_DIR/lib/tap.sh"
 # shellcheck source=lib/trace.sh

@@ -11,7 +11,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-$(run_options_usage 3 pelt-bounds)
+$(experiment_usage)
 
 Boots every kernel R times, interleaved, each running pelt_bounds: test
 "removal" (a worker whose affinity flips between CPU0 and CPU1 while it
@@ -26,6 +26,10 @@ whose lockless removal adds about 2^32 to load_sum fails here.
 USAGE
 }
 
-main() { run_tap_job pelt-bounds pelt_bounds "$@"; }
+EXP_NAME=pelt-bounds EXP_BOOTS=3
+exp_option() { return 1; }
+exp_boot_args() { printf '%s\n' --job pelt_bounds; }
+exp_collect() { tap_collect pelt-bounds "$@"; }
+main() { experiment_main "$@"; }
 
 run_main "$@"

@@ -10,7 +10,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-$(run_options_usage 3 phantom)
+$(experiment_usage)
 
 Boots every kernel R times, interleaved, each running phantom_attach
 (zombie thread group leader, then sched_setscheduler() fair -> FIFO ->
@@ -22,6 +22,10 @@ dead task's averages again fails here.
 USAGE
 }
 
-main() { run_tap_job phantom phantom "$@"; }
+EXP_NAME=phantom EXP_BOOTS=3
+exp_option() { return 1; }
+exp_boot_args() { printf '%s\n' --job phantom; }
+exp_collect() { tap_collect phantom "$@"; }
+main() { experiment_main "$@"; }
 
 run_main "$@"

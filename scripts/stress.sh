@@ -26,7 +26,7 @@ forks, exits, hotplugs, ...), DIR/table.txt, each kernel's .config
 (DIR/config-ARCH-KERNEL) and the console logs in DIR/logs/. Exits 1
 when anything failed.
 
-$(run_options_usage 1 stress)
+$(experiment_usage)
   --minutes M         stress time per boot (default 10)
   --seconds S         the same in seconds (short runs, make check)
   --no-debug          the regular builds instead of the debug ones
@@ -44,44 +44,53 @@ $(run_options_usage 1 stress)
 USAGE
 }
 
-main() {
-	local arch boots variants out v b log seconds=600 debug=true rc=0 timeout monitor="" trace=""
-	local build_args=()
-	run_defaults 1 stress
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--minutes) positive_option "$1" "${2:-}"; seconds=$(($2 * 60)); shift 2 ;;
-		--seconds) positive_option "$1" "${2:-}"; seconds=$2; shift 2 ;;
-		--no-debug) debug=false; shift ;;
-		--no-monitor) monitor=" --no-monitor"; shift ;;
-		--trace-detach) trace="--trace-detach "; shift ;;
-		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
-		esac
+EXP_NAME=stress EXP_BOOTS=1
+SECONDS_PER_BOOT=600 DEBUG=true MONITOR="" TRACE=""
+
+exp_option() {
+	EXP_SHIFT=1
+	case "$1" in
+	--minutes) positive_option "$1" "${2:-}"; SECONDS_PER_BOOT=$(($2 * 60)); EXP_SHIFT=2 ;;
+	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_BOOT=$2; EXP_SHIFT=2 ;;
+	--no-debug) DEBUG=false ;;
+	--no-monitor) MONITOR=" --no-monitor" ;;
+	--trace-detach) TRACE="--trace-detach " ;;
+	*) return 1 ;;
+	esac
+}
+
+exp_check() {
+	EXP_CONFIGS=()
+	! $DEBUG || EXP_CONFIGS=(--extra-config "$SCRIPTS_DIR/config/debug.config")
+}
+
+# A debug kernel boots in under a minute here; the leak check takes at
+# most pelt_stress's --idle-timeout (30 s) and a reading per group.
+exp_boot_args() {
+	printf '%s\n' --job stress --args "$TRACE--seconds $SECONDS_PER_BOOT$MONITOR" \
+		--timeout $((SECONDS_PER_BOOT + 300))
+}
+
+# exp_boot ARCH TOPOLOGY DIR: what each kernel was built with (the proof
+# of which checks were on), then the boots.
+exp_boot() {
+	local v
+	for v in $EXP_VARIANTS; do
+		cp "${GUEST_IMAGE[$1-$v]%/"$(arch_field "$1" ARCH_IMAGE)"}/.config" "$3/config-$1-$v"
 	done
-	run_options_check
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	[ ! -e "$out/stress.csv" ] || usage_error "$out already holds results"
-	mkdir -p "$out/logs"
-	! $debug || build_args=(--extra-config "$SCRIPTS_DIR/config/debug.config")
-	build_guests "$arch" "" "$variants" "${build_args[@]}"
-	# What each kernel was built with: the proof of which checks were on.
-	for v in $variants; do
-		cp "${GUEST_IMAGE[$arch-$v]%/"$(arch_field "$arch" ARCH_IMAGE)"}/.config" "$out/config-$arch-$v"
-	done
-	# A debug kernel boots in under a minute here; the leak check takes
-	# at most pelt_stress's --idle-timeout (30 s) and a reading per group.
-	timeout=$((seconds + 300))
-	log "$seconds s of stress per boot$($debug && echo ', debug builds')"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" stress \
-		--job stress --args "$trace--seconds $seconds$monitor" --timeout "$timeout"
+	log "$SECONDS_PER_BOOT s of stress per boot$($DEBUG && echo ', debug builds')"
+	experiment_boot "$@"
+}
+
+exp_collect() {
+	local out=$1 arch=$2 v b log
 	echo "arch,kernel,boot,test,result" >"$out/stress.csv"
 	: >"$out/counts.csv"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
+	for b in $(seq "$EXP_BOOTS"); do
+		for v in $EXP_VARIANTS; do
 			log=$out/logs/$arch-$v-$b.log
 			tap_boot_rows "$arch" "$v" "$b" "$log" >>"$out/stress.csv"
-			stress_counts "$arch,$v,$b,$seconds" "$log" >>"$out/counts.csv"
+			stress_counts "$arch,$v,$b,$SECONDS_PER_BOOT" "$log" >>"$out/counts.csv"
 		done
 	done
 	{
@@ -91,10 +100,11 @@ main() {
 	} | tee "$out/table.txt"
 	if grep -q ',fail$' "$out/stress.csv"; then
 		grep ',fail$' "$out/stress.csv" | sed 's/^/stress failed: /' >&2
-		rc=1
+		return 1
 	fi
-	return "$rc"
 }
+
+main() { experiment_main "$@"; }
 
 # stress_counts PREFIX LOG: pelt_stress's "# done: k=v ..." line, and
 # the guest job's "# detach trace: k=v ..." (--trace-detach), as CSV rows

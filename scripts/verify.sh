@@ -10,14 +10,7 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-  --arch "A..."       arches to run (default: "$DEFAULT_ARCHES"; any of "$ARCHES")
-  --boots R           boots per kernel and topology (default 3)
-  --variants "V..."   kernels (default: "$VARIANTS")
-  --topologies "T.."  guest topologies (default "cores smt"), each booted on
-                      the arches that have it: cores and smt have 2 vCPUs;
-                      coresN, smtCxT, numaNxC and asymBxL are the machine
-                      shapes ($(topology_arches_text); see
-                      guest-boot.sh --help)
+$(experiment_usage)
   --oversubscribe     let a guest have more vCPUs than the host has cores
                       (multi-threaded TCG; the host's scheduler then stops
                       vCPUs at random, see Documentation/harness.md); the
@@ -25,19 +18,15 @@ usage: $(basename "$0") [options]
                       (--args "-s ..." still gives figures)
   --args "ARGS"       run fork_placement_test directly with ARGS instead of
                       through the kselftest runner
-  --append "PARAMS"   more kernel parameters for every guest; guest_load=hog
-                      or guest_load=build runs a competing load in the
-                      guest beside the test (scripts/guest/init)
   --host-load cpu     a busy loop on the host for the whole run, beside the
                       guests (none: the default)
-  --icount            run guests with QEMU's -icount (see guest-boot.sh
-                      --help): for hosts too slow to show the defect
-  --extra-config F    build every kernel with one more config fragment
-                      (e.g. scripts/config/no-autogroup.config)
-  --out DIR           results directory (default results/<timestamp>)
-  --table DIR         boot nothing: read the console logs of an earlier run
-                      in DIR/logs again (with the parser and rules as they
-                      are now), rewrite its CSVs and table, and judge it
+cores and smt have 2 vCPUs; coresN, smtCxT, numaNxC and asymBxL are the
+machine shapes ($(topology_arches_text)). guest_load=hog or
+guest_load=build in --append runs a competing load in the guest beside
+the test (scripts/guest/init); --icount is for hosts too slow to show
+the defect; --extra-config scripts/config/no-autogroup.config builds
+without autogroup. --table DIR reads DIR/logs, whose names give the
+arches, topologies, kernels and boots.
 
 KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
 Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
@@ -54,62 +43,59 @@ on some boot: this host cannot show the defect, so a pass proves nothing
 USAGE
 }
 
+EXP_NAME=verify EXP_BOOTS=3 EXP_ARCH=$DEFAULT_ARCHES EXP_TOPOLOGY="cores smt"
+ARGS="" OVERSUBSCRIBE=() HOST_LOAD=none
+
+exp_option() {
+	EXP_SHIFT=2
+	case "$1" in
+	--args | --host-load) [ $# -ge 2 ] || usage_error "$1 needs a value" ;;
+	esac
+	case "$1" in
+	--args) ARGS=$2 ;;
+	--host-load)
+		case "$2" in none | cpu) HOST_LOAD=$2 ;; *) usage_error "--host-load is none or cpu" ;; esac
+		;;
+	--oversubscribe) OVERSUBSCRIBE=(--oversubscribe); EXP_SHIFT=1 ;;
+	*) return 1 ;;
+	esac
+}
+
+# verify.sh reads the common options as every tool does (scripts/lib/
+# experiment.sh), but keeps its own flow: every arch and topology in one
+# logs/ directory, judged by scripts/report.sh.
 main() {
-	local arches=$DEFAULT_ARCHES boots=3 variants=$VARIANTS topologies="cores smt"
-	local args="" append="" icount=() out="" extra=() arch v t
-	local oversubscribe=() host_load=none
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		--arch) arches=${2:-}; shift 2 || usage_error "--arch needs a value" ;;
-		--boots) boots=${2:-}; shift 2 || usage_error "--boots needs a value" ;;
-		--variants) variants=${2:-}; shift 2 || usage_error "--variants needs a value" ;;
-		--topologies) topologies=${2:-}; shift 2 || usage_error "--topologies needs a value" ;;
-		--args) args=${2:-}; shift 2 || usage_error "--args needs a value" ;;
-		--append) append=${2:-}; shift 2 || usage_error "--append needs a value" ;;
-		--icount) icount=(--icount); shift ;;
-		--oversubscribe) oversubscribe=(--oversubscribe); shift ;;
-		--host-load) host_load=${2:-}; shift 2 || usage_error "--host-load needs a value" ;;
-		--out) out=${2:-}; shift 2 || usage_error "--out needs a value" ;;
-		--extra-config) extra=(--extra-config "${2:-}"); shift 2 || usage_error "--extra-config needs a file" ;;
-		--table)
-			[ -d "${2:-}/logs" ] || usage_error "--table needs a results directory with logs/"
-			table_again "$2"
-			return
-			;;
-		*) usage_error "unknown argument $1" ;;
-		esac
-	done
-	positive_option --boots "$boots"
-	case "$host_load" in none | cpu) ;; *) usage_error "--host-load is none or cpu" ;; esac
-	for arch in $arches; do check_arch "$arch"; done
-	for v in $variants; do check_variant "$v"; done
-	for t in $topologies; do
-		topology_shape "$t" >/dev/null ||
-			usage_error "unknown topology '$t': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
-	done
-	[ -n "$out" ] || out=$PROJECT_DIR/results/$(date +%Y%m%d-%H%M%S)
+	local out arch t
+	experiment_defaults
+	experiment_parse "$@"
+	if [ -n "$EXP_TABLE" ]; then
+		[ -d "$EXP_TABLE/logs" ] || usage_error "--table needs a results directory with logs/"
+		table_again "$EXP_TABLE"
+		return
+	fi
+	experiment_check
+	out=${EXP_OUT:-$PROJECT_DIR/results/$EXP_NAME-$(date +%Y%m%d-%H%M%S)}
 	[ ! -e "$out/runs.csv" ] || usage_error "$out already holds results"
 	mkdir -p "$out/logs"
 
-	for arch in $arches; do
-		build_guests "$arch" "" "$variants" "${extra[@]}"
+	for arch in $EXP_ARCHES; do
+		build_guests "$arch" "" "$EXP_VARIANTS" "${EXP_EXTRA[@]}"
 	done
 
-	if [ "$host_load" = cpu ]; then
+	if [ "$HOST_LOAD" = cpu ]; then
 		trap stop_hog EXIT
 		start_hog
 	fi
-	for arch in $arches; do
-		for t in $topologies; do
+	for arch in $EXP_ARCHES; do
+		for t in $EXP_TOPOLOGIES; do
 			! topology_fits "$arch" "$t" ||
-				boot_interleaved "$arch" "$boots" "$variants" "$out" verify --topology "$t" \
-					${args:+--args "$args"} ${append:+--append "$append"} "${icount[@]}" \
-					"${oversubscribe[@]}"
+				boot_interleaved "$arch" "$EXP_BOOTS" "$EXP_VARIANTS" "$out" verify --topology "$t" \
+					${ARGS:+--args "$ARGS"} ${EXP_APPEND:+--append "$EXP_APPEND"} "${EXP_ICOUNT[@]}" \
+					"${OVERSUBSCRIBE[@]}"
 		done
 	done
 	stop_hog
-	judge "$out" "$arches" "$topologies" "$variants" "$boots"
+	judge "$out" "$EXP_ARCHES" "$EXP_TOPOLOGIES" "$EXP_VARIANTS" "$EXP_BOOTS"
 }
 
 # table_again DIR: judge DIR again, its arches, topologies, kernels and

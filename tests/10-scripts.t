@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 37
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
 	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
@@ -48,6 +48,20 @@ new_arch_one_file() {
 }
 check "a new arch is one new file in scripts/arch/" new_arch_one_file
 
+# The tools that boot each kernel R times read the common options in one
+# place (scripts/lib/experiment.sh): each lists all of them.
+common_options() {
+	local tool option
+	for tool in bench cost diagnose dvfs phantom-attach pelt-bounds stress verify; do
+		for option in --arch --boots --variants --topologies --append --icount --extra-config \
+			--out --table; do
+			"$SCRIPTS_DIR/$tool.sh" --help | grep -q -- "^  $option " ||
+				{ echo "$tool.sh --help lacks $option"; return 1; }
+		done
+	done
+}
+check "every experiment tool takes the common options, --table among them" common_options
+
 help_works() {
 	local s
 	for s in "$SCRIPTS_DIR"/*.sh; do
@@ -86,11 +100,11 @@ check "the variant grammar: every form its message names, and no other" variant_
 suffix_fragments() {
 	local v frags
 	for v in fixed+dvfs fixed@mainline+dvfs+diag alt-B+dvfs; do
-		frags=$(bash -c '. "$1/kernel-build.sh" && EXTRA_CONFIG= fragments x86_64 "/w/$2"' \
+		frags=$(bash -c '. "$1/kernel-build.sh" && fragments x86_64 "/w/$2"' \
 			_ "$SCRIPTS_DIR" "$v") || return 1
 		grep -qx "$SCRIPTS_DIR/config/dvfs.config" <<<"$frags" || { echo "no dvfs.config: $v"; return 1; }
 	done
-	frags=$(bash -c '. "$1/kernel-build.sh" && EXTRA_CONFIG= fragments x86_64 /w/fixed+diag' _ "$SCRIPTS_DIR")
+	frags=$(bash -c '. "$1/kernel-build.sh" && fragments x86_64 /w/fixed+diag' _ "$SCRIPTS_DIR")
 	! grep -q dvfs <<<"$frags"
 }
 check "a variant suffix's config fragment joins its build, and no other's" suffix_fragments

@@ -119,7 +119,7 @@ configured() {
 	mkdir -p "$out"
 	: >"$out/.config"
 	# shellcheck disable=SC2016 # for the inner shell
-	bash -c '. "$1" && EXTRA_CONFIG= fragments_key x86_64 "$2"' key \
+	bash -c '. "$1" && fragments_key x86_64 "$2"' key \
 		"$PROJ/scripts/real-kernel-build.sh" "$TEST_TMP/worktree" >"$out/.fragments-sha"
 }
 untraced_build() {

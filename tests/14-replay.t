@@ -5,14 +5,15 @@
 # bench.sh, stress.sh, cost.sh and diagnose.sh run as they are, on the fakes of tests/fakes.sh,
 # whose QEMU replays the console logs of runs recorded under
 # Documentation/data/, boot by boot. Each must give back the recorded
-# tables, CSVs and exit status; and verify.sh, with one recorded log
+# tables, CSVs and exit status, and give them again from the logs alone
+# with --table DIR; and verify.sh, with one recorded log
 # swapped for another, must name a fixed kernel that failed, a splat, a
 # boot without a verdict, and say that a host on which the regressed
 # kernel passed cannot show the defect (exit 3). margins.sh must judge
 # recorded rounds as the guests' selftest did.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 16
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -26,9 +27,26 @@ replay() {
 	local name=$1 recorded=$2 want=$3 tool=$4 rc=0
 	shift 4
 	rm -rf "${TEST_TMP:?}/$name"
-	FAKE_REPLAY="${OVERLAY:-} $DATA/$recorded/logs" "$PROJ/scripts/$tool" "$@" --out "$TEST_TMP/$name" \
+	FAKE_REPLAY="${OVERLAY:-} $DATA/$recorded/logs $DATA/$recorded" "$PROJ/scripts/$tool" "$@" --out "$TEST_TMP/$name" \
 		>"$TEST_TMP/$name.out" 2>&1 || rc=$?
 	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; tail -n 20 "$TEST_TMP/$name.out"; return 1; }
+}
+
+# rejudge NAME TOOL WANT FILE...: TOOL --table on the replayed run
+# TEST_TMP/NAME, with no other option (the run's are in its run.args),
+# must exit WANT and write each FILE again as the run did.
+rejudge() {
+	local name=$1 tool=$2 want=$3 f rc=0 kept=$TEST_TMP/$1.run
+	shift 3
+	rm -rf "$kept"
+	mkdir -p "$kept"
+	for f in "$@"; do cp "$TEST_TMP/$name/$f" "$kept/"; done
+	"$PROJ/scripts/$tool" --table "$TEST_TMP/$name" >"$TEST_TMP/$name.table.out" 2>&1 || rc=$?
+	[ "$rc" -eq "$want" ] ||
+		{ echo "--table: exit $rc, expected $want"; tail -n 20 "$TEST_TMP/$name.table.out"; return 1; }
+	for f in "$@"; do
+		diff -u "$kept/$(basename "$f")" "$TEST_TMP/$name/$f" || { echo "--table: $f differs"; return 1; }
+	done
 }
 
 # same NAME RECORDED FILE...: each FILE as recorded.
@@ -44,9 +62,10 @@ VERIFY=make-verify-6.12.117-two-patches
 verify_as_recorded() {
 	replay verify "$VERIFY" 0 verify.sh &&
 		same verify "$VERIFY" verdicts.csv runs.csv &&
-		diff -u <(head -n 10 "$DATA/$VERIFY/table.txt") <(head -n 10 "$TEST_TMP/verify/table.txt")
+		diff -u <(head -n 10 "$DATA/$VERIFY/table.txt") <(head -n 10 "$TEST_TMP/verify/table.txt") &&
+		rejudge verify verify.sh 0 verdicts.csv runs.csv table.txt
 }
-check "make verify's run of 6.12.117 (27 boots) replayed: its table, verdicts and runs, exit 0" verify_as_recorded
+check "make verify's run of 6.12.117 (27 boots) replayed: its table, verdicts and runs, exit 0; --table again" verify_as_recorded
 
 # verify_with [--status N] LOG=FILE... -- PATTERN: the recorded run with
 # each LOG replaced by FILE must exit N (default 1) and say PATTERN.
@@ -132,24 +151,27 @@ check "margins.sh fails a boot only on the rank bound and the margin together" m
 
 PHANTOM=phantom-v7.1.5-x86_64
 phantom_as_recorded() {
-	replay phantom "$PHANTOM" 1 phantom-attach.sh && same phantom "$PHANTOM" phantom.csv table.txt
+	replay phantom "$PHANTOM" 1 phantom-attach.sh && same phantom "$PHANTOM" phantom.csv table.txt &&
+		rejudge phantom phantom-attach.sh 1 phantom.csv table.txt
 }
-check "phantom-attach.sh's run of v7.1.5 replayed: its table and CSV, exit 1 (the reference attaches)" \
+check "phantom-attach.sh's run of v7.1.5 replayed: its table and CSV, exit 1 (the reference attaches); --table again" \
 	phantom_as_recorded
 
 BENCH=alternatives-6.12.117-x86_64/bench
 bench_as_recorded() {
 	replay bench "$BENCH" 0 bench.sh --boots 5 --variants "reference regressed fixed alt-A alt-B alt-C" &&
 		same bench "$BENCH" bench.csv &&
-		grep -q '^| spawn | forks (1/s) |' "$TEST_TMP/bench/table.txt"
+		grep -q '^| spawn | forks (1/s) |' "$TEST_TMP/bench/table.txt" &&
+		rejudge bench bench.sh 0 bench.csv util.csv table.txt
 }
-check "bench.sh's run of six kernels (30 boots) replayed: its CSV, exit 0" bench_as_recorded
+check "bench.sh's run of six kernels (30 boots) replayed: its CSV, exit 0; --table again" bench_as_recorded
 
 STRESS=stress-6.12.117-x86_64
 stress_as_recorded() {
-	replay stress "$STRESS" 0 stress.sh --boots 1 && same stress "$STRESS" stress.csv counts.csv table.txt
+	replay stress "$STRESS" 0 stress.sh --boots 1 && same stress "$STRESS" stress.csv counts.csv table.txt &&
+		rejudge stress stress.sh 0 stress.csv counts.csv table.txt
 }
-check "stress.sh's 10-minute run of 6.12.117 replayed: its table and counts, exit 0" stress_as_recorded
+check "stress.sh's 10-minute run of 6.12.117 replayed: its table and counts, exit 0; --table again" stress_as_recorded
 
 SHORT_STRESS=short-stress-6.12.117-x86_64
 short_stress_as_recorded() {
@@ -162,9 +184,10 @@ COST=alternatives-6.12.117-x86_64/cost
 COST_KERNELS="reference regressed fixed alt-A alt-B alt-C"
 cost_as_recorded() {
 	replay cost "$COST" 0 cost.sh --boots 1 --variants "$COST_KERNELS" &&
-		same cost "$COST" profile.csv wall.csv table.txt
+		same cost "$COST" profile.csv wall.csv table.txt &&
+		rejudge cost cost.sh 0 profile.csv wall.csv table.txt
 }
-check "cost.sh's run of six kernels replayed: its table and CSVs, exit 0" cost_as_recorded
+check "cost.sh's run of six kernels replayed: its table and CSVs, exit 0; --table again" cost_as_recorded
 # A job that failed: its data are missing, and cost.sh must say so.
 cost_job_failed() {
 	OVERLAY=$TEST_TMP/overlay
@@ -180,7 +203,52 @@ cost_job_failed() {
 check "cost.sh: a boot whose job failed is an error, exit 1" cost_job_failed
 
 DIAG=diag-x86_64
-diag_as_recorded() { replay diag "$DIAG" 0 diagnose.sh --boots 2 && same diag "$DIAG" table.txt; }
-check "diagnose.sh's run replayed: its table, exit 0" diag_as_recorded
+diag_as_recorded() {
+	replay diag "$DIAG" 0 diagnose.sh --boots 2 && same diag "$DIAG" table.txt &&
+		rejudge diag diagnose.sh 0 table.txt
+}
+check "diagnose.sh's run replayed: its table, exit 0; --table again" diag_as_recorded
+
+# dvfs.sh's boots per policy shape (DIR/SHAPE/logs); its table is judged
+# by today's rules (the recorded one is of the day's), so only the CSVs
+# are compared with the record.
+DVFS=dvfs-x86_64-period-4000
+dvfs_as_recorded() {
+	replay dvfs "$DVFS" 1 dvfs.sh --arch x86_64 --boots 2 --variants reference \
+		--loads spawn --seconds 1 --period-us 4000 || return 1
+	same dvfs "$DVFS" validation.csv bench.csv && grep -q 'period_us=4000' \
+		"$TEST_TMP/dvfs/shared/logs/x86_64-reference-2.log.cmdline" &&
+		rejudge dvfs dvfs.sh 1 validation.csv bench.csv table.txt
+}
+check "dvfs.sh's run of three shapes replayed: its CSVs, exit 1; --table again" dvfs_as_recorded
+
+# The common options of scripts/lib/experiment.sh: a run of two arches
+# and two topologies has a cell for each topology QEMU makes for an arch
+# (smt: x86_64 only), each with its logs, CSV and table, judged again by
+# --table from run.args; a second run into the same directory is refused.
+cells() {
+	local out=$TEST_TMP/cells cell
+	rm -rf "$out"
+	FAKE_QEMU=rc=0 "$PROJ/scripts/phantom-attach.sh" --arch "x86_64 arm64" --topologies "cores smt" \
+		--boots 2 --variants "reference fixed" --append noautogroup --out "$out" \
+		>"$TEST_TMP/cells.out" 2>&1 || { tail -n 20 "$TEST_TMP/cells.out"; return 1; }
+	for cell in x86_64-cores x86_64-smt arm64-cores; do
+		if [ "$(grep -c ',pass$' "$out/$cell/phantom.csv")" -ne 4 ] || [ ! -s "$out/$cell/table.txt" ] ||
+			[ ! -f "$out/$cell/logs/${cell%-*}-fixed-2.log" ]; then
+			echo "cell $cell incomplete"
+			return 1
+		fi
+	done
+	[ ! -e "$out/arm64-smt" ] || { echo "an arm64 smt cell"; return 1; }
+	grep -q 'noautogroup' "$out/x86_64-smt/logs/x86_64-reference-1.log.cmdline" &&
+		grep -q 'threads=2' "$out/x86_64-smt/logs/x86_64-reference-1.log.cmdline" || return 1
+	if ! "$PROJ/scripts/phantom-attach.sh" --table "$out" >"$TEST_TMP/cells-table.out" 2>&1 ||
+		! grep -qx '== arm64 cores' "$TEST_TMP/cells-table.out"; then
+		cat "$TEST_TMP/cells-table.out"
+		return 1
+	fi
+	FAKE_QEMU=rc=0 fails_with 2 "already holds results" "$PROJ/scripts/phantom-attach.sh" --out "$out"
+}
+check "the common options: a cell per arch and topology, --append reaches QEMU, --table judges them again, a used directory is refused" cells
 
 exit "$TEST_FAILED"

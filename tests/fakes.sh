@@ -9,8 +9,10 @@
 #   hang        sleep as a guest that runs long
 #   rc=N        a finished TAP job ("ok 1 fake") that ended with status N
 #   replay      write the console log recorded under the same name in the
-#               first directory of FAKE_REPLAY ("DIR...") that has it:
-#               a recorded run, replayed boot by boot
+#               first directory of FAKE_REPLAY ("DIR...") that has it, or
+#               has it in DIR/SHAPE/logs/ for a log in .../SHAPE/logs/
+#               (dvfs.sh's policy shapes): a recorded run, replayed boot
+#               by boot
 # make's FAKE_MAKE: hang (sleep as a build does) or fail; compile-hangs
 # and compile-fails do so only in the compile, after make prepare scripts.
 PROJ=$TEST_TMP/project
@@ -36,11 +38,14 @@ rc=*)
 		"@@@ guest-end ${FAKE_QEMU}" >"$log"
 	;;
 replay)
+	shape=$(basename "$(dirname "$(dirname "$log")")")
 	for d in $FAKE_REPLAY; do
-		if [ -f "$d/$(basename "$log")" ]; then
-			cp "$d/$(basename "$log")" "$log"
-			exit 0
-		fi
+		for f in "$d/$(basename "$log")" "$d/$shape/logs/$(basename "$log")"; do
+			if [ -f "$f" ]; then
+				cp "$f" "$log"
+				exit 0
+			fi
+		done
 	done
 	echo "fake qemu: no recorded $(basename "$log") in $FAKE_REPLAY" >&2
 	exit 1

@@ -1,7 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source lib.sh
 # SPDX-License-Identifier: GPL-2.0
 # Command lines and messages: progress, errors, the arch and variant
-# grammar, the run options of the tools that boot each kernel R times,
+# grammar and its suffixes,
 # the tools they need, the selftest's margins.
 # Sourced by scripts/lib.sh, never run.
 
@@ -106,67 +106,9 @@ need_cmds() {
 		die "missing tools: ${missing[*]} (run scripts/install-deps.sh as root)"
 }
 
-# The options of the tools that boot each kernel R times (cost.sh,
-# diagnose.sh, phantom-attach.sh, stress.sh, bench.sh). run_defaults BOOTS NAME sets RUN_ARCH,
-# RUN_BOOTS, RUN_VARIANTS and RUN_OUT to their defaults; run_option
-# "$@" takes --arch, --boots, --variants or --out with its value (the
-# caller shifts 2), or returns 1 for any other word; run_options_check
-# validates them and makes RUN_OUT results/NAME-<timestamp> if unset.
-run_defaults() {
-	RUN_ARCH=${DEFAULT_ARCHES%% *} RUN_BOOTS=$1 RUN_VARIANTS=$VARIANTS RUN_OUT="" RUN_NAME=$2
-}
-
-run_option() {
-	case "$1" in
-	--arch | --boots | --variants | --out) [ $# -ge 2 ] || usage_error "$1 needs a value" ;;
-	*) return 1 ;;
-	esac
-	case "$1" in
-	--arch) RUN_ARCH=$2 ;;
-	--boots) RUN_BOOTS=$2 ;;
-	--variants) RUN_VARIANTS=$2 ;;
-	--out) RUN_OUT=$2 ;;
-	esac
-}
-
 # positive_option OPTION VALUE: VALUE must be a positive whole number.
 positive_option() {
 	[[ "$2" =~ ^[1-9][0-9]*$ ]] || usage_error "$1 takes a positive number"
-}
-
-run_options_check() {
-	local v
-	check_arch "$RUN_ARCH"
-	for v in $RUN_VARIANTS; do check_variant "$v"; done
-	positive_option --boots "$RUN_BOOTS"
-	[ -n "$RUN_OUT" ] || RUN_OUT=$PROJECT_DIR/results/$RUN_NAME-$(date +%Y%m%d-%H%M%S)
-}
-
-# run_options_usage BOOTS NAME [DEFAULT_ARCH "ARCHES"]: the --help lines
-# of those options (by default the first of DEFAULT_ARCHES, any arch).
-run_options_usage() {
-	local default=${3:-${DEFAULT_ARCHES%% *}} allowed
-	read -ra allowed <<<"${4:-$ARCHES}"
-	cat <<USAGE
-  --arch A            $(arch_list_text "${allowed[@]}") (default $default)
-  --boots R           boots per kernel (default $1)
-  --variants "V..."   kernels (default: "$VARIANTS")
-  --out DIR           results directory (default results/$2-<timestamp>)
-USAGE
-}
-
-# parse_run_options BOOTS NAME ARGS...: all of the above for a tool that
-# has no other options (--help runs the caller's usage()).
-parse_run_options() {
-	run_defaults "$1" "$2"
-	shift 2
-	while [ $# -gt 0 ]; do
-		case "$1" in
-		-h | --help) usage; exit 0 ;;
-		*) run_option "$@" || usage_error "unknown argument $1"; shift 2 ;;
-		esac
-	done
-	run_options_check
 }
 
 # margin NAME: a margin of the selftest (#define NAME in its source), so

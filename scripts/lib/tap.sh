@@ -36,32 +36,23 @@ tap_boot_rows() {
 	fi
 }
 
-# run_tap_job NAME JOB "$@": the whole of a tool whose guests run one TAP
-# job (phantom-attach.sh, pelt-bounds.sh): parse the run options, build,
-# boot every kernel R times interleaved, write DIR/NAME.csv
+# tap_collect NAME DIR ARCH: exp_collect of a tool whose guests run one
+# TAP job (phantom-attach.sh, pelt-bounds.sh): DIR/NAME.csv
 # (arch,kernel,boot,test,result) and DIR/table.txt; returns 1 when any
 # test failed or a boot gave no verdict.
-run_tap_job() {
-	local name=$1 job=$2 arch boots variants out v b rc=0
-	shift 2
-	parse_run_options 3 "$name" "$@"
-	arch=$RUN_ARCH boots=$RUN_BOOTS variants=$RUN_VARIANTS out=$RUN_OUT
-	[ ! -e "$out/$name.csv" ] || usage_error "$out already holds results"
-	mkdir -p "$out/logs"
-	build_guests "$arch" "" "$variants"
-	boot_interleaved "$arch" "$boots" "$variants" "$out" "$name" --job "$job"
-	echo "arch,kernel,boot,test,result" >"$out/$name.csv"
-	for b in $(seq "$boots"); do
-		for v in $variants; do
-			tap_boot_rows "$arch" "$v" "$b" "$out/logs/$arch-$v-$b.log" >>"$out/$name.csv"
+tap_collect() {
+	local name=$1 dir=$2 arch=$3 v b
+	echo "arch,kernel,boot,test,result" >"$dir/$name.csv"
+	for b in $(seq "$EXP_BOOTS"); do
+		for v in $EXP_VARIANTS; do
+			tap_boot_rows "$arch" "$v" "$b" "$dir/logs/$arch-$v-$b.log" >>"$dir/$name.csv"
 		done
 	done
-	tap_table "$out/$name.csv" | tee "$out/table.txt"
-	if grep -q ',fail$' "$out/$name.csv"; then
-		grep ',fail$' "$out/$name.csv" | sed "s/^/$name fail or no verdict: /" >&2
-		rc=1
+	tap_table "$dir/$name.csv" | tee "$dir/table.txt"
+	if grep -q ',fail$' "$dir/$name.csv"; then
+		grep ',fail$' "$dir/$name.csv" | sed "s/^/$name fail or no verdict: /" >&2
+		return 1
 	fi
-	return "$rc"
 }
 
 # tap_table CSV: per kernel and test, how many boots passed, failed and
