@@ -127,17 +127,13 @@ UTIL_CSV_HEADER=arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedu
 # bench_rows PREFIX LOG DIR: the guest's "@@@ bench" and "@@@ util" lines
 # as rows of DIR/bench.csv and DIR/util.csv.
 bench_rows() {
-	tr -d '\r' <"$2" | awk -v pre="$1" -v bench="$3/bench.csv" -v util="$3/util.csv" '
-		function val(k,   i, kv) {
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
-			return ""
-		}
+	tr -d '\r' <"$2" | console_awk -v pre="$1" -v bench="$3/bench.csv" -v util="$3/util.csv" '
 		/^@@@ bench .* value=/ {
-			print pre "," val("load") "," val("metric") "," val("value") "," val("unit") >>bench
+			print pre "," kv("load") "," kv("metric") "," kv("value") "," kv("unit") >>bench
 		}
 		/^@@@ util / {
-			print pre "," val("load") "," val("what") "," val("util_avg") "," val("runnable_avg") "," \
-				val("util_est") "," val("schedutil_pct") "," val("samples") >>util
+			print pre "," kv("load") "," kv("what") "," kv("util_avg") "," kv("runnable_avg") "," \
+				kv("util_est") "," kv("schedutil_pct") "," kv("samples") >>util
 		}'
 }
 

@@ -62,14 +62,9 @@ exp_collect() {
 	for b in $(seq "$EXP_BOOTS"); do
 		for v in $EXP_VARIANTS; do
 			log=$(console_log "$out" "$arch" "" "$v" "$b")
-			tr -d '\r' <"$log" | awk -v k="$v,$b" '
-				function f(name,   i) {
-					for (i = 1; i <= NF; i++)
-						if (index($i, name "=") == 1)
-							return substr($i, length(name) + 2)
-				}
-				/^@@@ profile / { printf "%s,%s,%s,%s,%s\n", k, f("repeat"), f("func"), f("hits"), f("total_us") >> "/dev/stdout" }
-				/^@@@ cost / { printf "%s,%s,%s\n", k, f("repeat"), f("wall_s") >> "/dev/stderr" }
+			tr -d '\r' <"$log" | console_awk -v k="$v,$b" '
+				/^@@@ profile / { printf "%s,%s,%s,%s,%s\n", k, kv("repeat"), kv("func"), kv("hits"), kv("total_us") >> "/dev/stdout" }
+				/^@@@ cost / { printf "%s,%s,%s\n", k, kv("repeat"), kv("wall_s") >> "/dev/stderr" }
 			' >>"$out/profile.csv" 2>>"$out/wall.csv"
 		done
 	done

@@ -38,14 +38,11 @@ diag_table() {
 	local log kernel
 	for log in "$1"/logs/*.log; do
 		kernel=$(basename "$log" .log | cut -d- -f2)
-		tr -d '\r' <"$log" | awk -v kernel="$kernel" '
+		tr -d '\r' <"$log" | console_awk -v kernel="$kernel" '
 			/ run setup=/ {
-				for (i = 1; i <= NF; i++) {
-					split($i, kv, "=")
-					if (kv[1] == "setup") s = kv[2]
-					if (kv[1] == "idle_pct") idle[s] += kv[2]
-					if (kv[1] == "remote_pct") remote[s] += kv[2]
-				}
+				s = kv("setup")
+				idle[s] += kv("idle_pct")
+				remote[s] += kv("remote_pct")
 				runs[s]++
 			}
 			/^@@@ diag / {
@@ -55,11 +52,11 @@ diag_table() {
 				for (i = 4; i <= NF; i++) printf " %s", $i
 				printf "\n"
 			}'
-	done | awk '
+	done | console_awk '
 		{
 			key = $1 " " $2
 			if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); c[key, kv[1]] += kv[2] }
+			for (i = 3; i <= NF; i++) c[key, kv_key($i)] += kv_val($i)
 		}
 		function pct(key, name) { return c[key, "forks"] ? 100 * c[key, name] / c[key, "forks"] : 0 }
 		function per(key, name, by) { return c[key, by] ? c[key, name] / c[key, by] : 0 }

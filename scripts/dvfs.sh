@@ -247,11 +247,7 @@ dvfs_rows() {
 		-v counter="$(arch_field "${1%%,*}" ARCH_CLOCKSOURCE)" \
 		-v util_tol=$UTIL_TOLERANCE -v boot_checks="$BOOT_CHECKS" \
 		-v validation="$4/validation.csv" -v bench="$4/bench.csv" \
-		-f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
-function field(k,   i, kv) {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) return kv[2] }
-	return ""
-}
+		-f "$SCRIPTS_DIR/console.awk" -f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
 function check(name, khz, value, expected, ok) {
 	print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
 	if (!ok && index(" " boot_checks " ", " " name " ")) failed++
@@ -264,48 +260,48 @@ function within(value, expected, t) {
 }
 # The guest job exits 0 when every step and load ran: a boot
 # that died (an OOM kill) has fewer values in the tables.
-$1 == "@@@" && $2 == "guest-end" { guest_rc = field("rc") }
+$1 == "@@@" && $2 == "guest-end" { guest_rc = kv("rc") }
 # The job's comparisons (ratio=: a median over rounds, see
 # scripts/guest/dvfs.sh); logs of the older job, which measured each side
 # once (ops=, util_avg=), are read as they were judged then.
-$1 == "@@@" && $2 == "dvfs-work" && field("ratio") != "" {
-	e = field("khz") / fmax
-	check("work", field("khz"), field("ratio"), e, within(field("ratio"), e, tol))
+$1 == "@@@" && $2 == "dvfs-work" && kv("ratio") != "" {
+	e = kv("khz") / fmax
+	check("work", kv("khz"), kv("ratio"), e, within(kv("ratio"), e, tol))
 	nwork++
 }
-$1 == "@@@" && $2 == "dvfs-work" && field("ratio") == "" { old_work[field("khz")] = field("ops"); nwork++; nold++ }
-$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = field("khz"); again = field("ops") }
-$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = field("ops") }
+$1 == "@@@" && $2 == "dvfs-work" && kv("ratio") == "" { old_work[kv("khz")] = kv("ops"); nwork++; nold++ }
+$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = kv("khz"); again = kv("ops") }
+$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = kv("ops") }
 $1 == "@@@" && $2 == "dvfs-parallel" {
 	nparallel++
-	parallel_ok += within(field("ratio"), 1, tol)
-	if (parallel == "" || field("ratio") < parallel) parallel = field("ratio")
+	parallel_ok += within(kv("ratio"), 1, tol)
+	if (parallel == "" || kv("ratio") < parallel) parallel = kv("ratio")
 }
-$1 == "@@@" && ($2 == "dvfs-invariance" || $2 == "dvfs-burst") && field("ratio") != "" {
-	check(substr($2, 6), field("khz"), field("ratio"), 1, within(field("ratio"), 1, util_tol))
+$1 == "@@@" && ($2 == "dvfs-invariance" || $2 == "dvfs-burst") && kv("ratio") != "" {
+	check(substr($2, 6), kv("khz"), kv("ratio"), 1, within(kv("ratio"), 1, util_tol))
 }
-$1 == "@@@" && $2 == "dvfs-invariance" && field("ratio") == "" {
-	e = field("util_avg_fmax")
-	check("invariance", field("khz"), field("util_avg"), e, within(field("util_avg"), e, util_tol))
+$1 == "@@@" && $2 == "dvfs-invariance" && kv("ratio") == "" {
+	e = kv("util_avg_fmax")
+	check("invariance", kv("khz"), kv("util_avg"), e, within(kv("util_avg"), e, util_tol))
 }
 # What the parallel check and the loads read the time with (the job's
 # start is still on the boot's early clocksource); logs of the older job
 # have no record and no check.
-$1 == "@@@" && $2 == "dvfs-clocksource" && field("when") != "start" {
+$1 == "@@@" && $2 == "dvfs-clocksource" && kv("when") != "start" {
 	nclock++
-	if (field("name") != counter && clock_other == "") clock_other = field("name")
-	clock_last = field("name")
+	if (kv("name") != counter && clock_other == "") clock_other = kv("name")
+	clock_last = kv("name")
 }
 $1 == "@@@" && $2 == "dvfs-schedutil" {
-	check("schedutil_fmax", field("khz"), field("util_avg"), 1024,
-	      field("khz") == fmax && field("util_avg") >= 0.95 * 1024)
+	check("schedutil_fmax", kv("khz"), kv("util_avg"), 1024,
+	      kv("khz") == fmax && kv("util_avg") >= 0.95 * 1024)
 }
 $1 == "@@@" && $2 == "bench" && $0 ~ / value=/ {
-	rows[++nrows] = pre "," field("load") "," field("metric") "," field("value") "," field("unit")
-	if (field("unit") == "1/s") ops[field("load")] = field("value") * seconds
+	rows[++nrows] = pre "," kv("load") "," kv("metric") "," kv("value") "," kv("unit")
+	if (kv("unit") == "1/s") ops[kv("load")] = kv("value") * seconds
 }
 $1 == "@@@" && $2 == "dvfs-time" {
-	l = field("load"); b = field("busy_us") / 1e6; f = field("khz") / fmax
+	l = kv("load"); b = kv("busy_us") / 1e6; f = kv("khz") / fmax
 	busy[l] += b; fbusy[l] += b * f; energy[l] += b * f * f * f
 	if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
 }

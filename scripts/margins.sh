@@ -49,19 +49,17 @@ other_pct_lines() {
 	[ -d "$1" ] || return 0
 	for f in "$1"/*.log; do
 		[ -e "$f" ] || continue
-		awk -v name="$(basename "$f" .log)" '
+		console_awk -v name="$(basename "$f" .log)" '
 			{ sub(/\r$/, "") }
 			/^(# )?# run setup=.* other_pct=|^@@@ guest-cost / {
 				n = split(name, a, "-")
 				# a kernel name may hold "-": all between topology and boot
 				k = a[3]
 				for (i = 4; i < n; i++) k = k "-" a[i]
-				for (i = 1; i <= NF; i++)
-					if ($i ~ /=/) { split($i, kv, "="); f[kv[1]] = kv[2] }
 				if ($1 == "@@@")
-					print a[1], a[2], k, a[n], "cost", f["job_s"], f["peak_kernel_kb"] - f["idle_kernel_kb"]
+					print a[1], a[2], k, a[n], "cost", kv("job_s"), kv("peak_kernel_kb") - kv("idle_kernel_kb")
 				else
-					print a[1], a[2], k, a[n], f["setup"], f["other_pct"]
+					print a[1], a[2], k, a[n], kv("setup"), kv("other_pct")
 			}' "$f"
 	done
 }

@@ -43,13 +43,7 @@ main() {
 	# The console may carry \r; kselftest's runner prefixes "# " to the
 	# test's own lines, a direct run (--args) does not. A test line is
 	# "ok N NAME" or "ok N # SKIP NAME".
-	tr -d '\r' <"$log" | awk -v mode="$mode" -v key="$1,$2,$3,$4" -v splat="$splat" '
-		function field(name,   i) {
-			for (i = 1; i <= NF; i++)
-				if (index($i, name "=") == 1)
-					return substr($i, length(name) + 2)
-			return ""
-		}
+	tr -d '\r' <"$log" | console_awk -v mode="$mode" -v key="$1,$2,$3,$4" -v splat="$splat" '
 		function all_skipped(   c) {
 			for (c in check)
 				if (check[c] != "skip")
@@ -72,8 +66,8 @@ main() {
 		/^# selftests: sched: / { section = $NF }
 		section != "" && section != "fork_placement_test" && !/^(not )?ok [0-9]+ selftests: / { next }
 		mode == "--runs" && /^(# )?# run setup=/ {
-			printf "%s,%s,%s,%s,%s,%s\n", key, field("setup"), field("round"),
-				field("loops_per_s"), field("idle_pct"), field("remote_pct")
+			printf "%s,%s,%s,%s,%s,%s\n", key, kv("setup"), kv("round"),
+				kv("loops_per_s"), kv("idle_pct"), kv("remote_pct")
 		}
 		/^(# )?(not )?ok [0-9]+ (# SKIP )?placement parity$/  { check["placement"] = result($0) }
 		/^(# )?(not )?ok [0-9]+ (# SKIP )?idle parity$/       { check["idle"] = result($0) }

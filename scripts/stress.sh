@@ -110,8 +110,8 @@ main() { experiment_main "$@"; }
 # the guest job's "# detach trace: k=v ..." (--trace-detach), as CSV rows
 # PREFIX,k,v.
 stress_counts() {
-	tr -d '\r' <"$2" | awk -v pre="$1" '/^# done: / { from = 3 } /^# detach trace: / { from = 4 }
-		from { for (i = from; i <= NF; i++) { split($i, kv, "="); print pre "," kv[1] "," kv[2] } }
+	tr -d '\r' <"$2" | console_awk -v pre="$1" '/^# done: / { from = 3 } /^# detach trace: / { from = 4 }
+		from { for (i = from; i <= NF; i++) print pre "," kv_key($i) "," kv_val($i) }
 		{ from = 0 }'
 }
 

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 38
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
 	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
@@ -61,6 +61,19 @@ common_options() {
 	done
 }
 check "every experiment tool takes the common options, --table among them" common_options
+
+# The one reader of the console's k=v words (scripts/console.awk): a
+# number compares as a number, a value keeps a "=" of its own, a word
+# that is not there is empty, and a key never matches another's prefix.
+console_reader() {
+	local got
+	got=$(bash -c '. "$1/lib.sh" && echo "@@@ dvfs util_avg=1019 args=a=b khzmax=1 khz=2000000" |
+		console_awk "{ print (kv(\"util_avg\") >= 972.8), kv(\"args\"), \"[\" kv(\"none\") \"]\", kv(\"khz\"), kv_key(\$3) }"' \
+		_ "$SCRIPTS_DIR") || return 1
+	echo "$got"
+	[ "$got" = "1 a=b [] 2000000 util_avg" ]
+}
+check "the console's k=v reader: numbers as numbers, a value's own =, missing is empty" console_reader
 
 help_works() {
 	local s

@@ -133,6 +133,16 @@ boot_failed() {
 	[ -s "$1.boot-error" ] && grep -m1 '^error: ' "$1.boot-error"
 }
 
+# console_awk [-v NAME=VALUE]... PROGRAM [FILE...]: awk running PROGRAM
+# with scripts/console.awk's readers (kv, kv_key, kv_val) loaded first.
+console_awk() {
+	local opts=() program
+	while [ "${1:-}" = -v ]; do opts+=(-v "$2"); shift 2; done
+	program=$1
+	shift
+	awk "${opts[@]}" -f "$SCRIPTS_DIR/console.awk" -f <(printf '%s\n' "$program") "$@"
+}
+
 # console_splat LOG: print the first line of a kernel warning, BUG, oops,
 # lockdep, KASAN/UBSAN or stall report in a console log; false if none.
 # grep reads the log itself: behind `tr | grep -m1`, a match early in a
