@@ -12,12 +12,6 @@ ARCH_IMAGE=arch/arm/boot/zImage
 ARCH_CONSOLE=ttyAMA0
 ARCH_DEBIAN=armhf
 ARCH_PACKAGES="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm"
-ARCH_TOPOLOGIES=""
-ARCH_CONFIGS=""
-ARCH_POSSIBLE_CPUS=no
-ARCH_DVFS=no
-ARCH_CLOCKSOURCE=
-ARCH_DVFS_APPEND=
 ARCH_DT_CPU=arm,cortex-a15
 
 # arch_qemu VCPUS POSSIBLE: QEMU's program and machine, one word a line.

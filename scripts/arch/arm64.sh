@@ -13,7 +13,6 @@ ARCH_PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 # Asymmetric CPU capacity from the device tree (capacity-dmips-mhz);
 # arm64 is always SMP, so no uniprocessor build.
 ARCH_TOPOLOGIES="asym"
-ARCH_CONFIGS=""
 # Possible CPUs beyond the topology's: device tree CPU nodes QEMU has no
 # CPU for (PSCI CPU_ON fails), so they stay offline.
 ARCH_POSSIBLE_CPUS=yes
@@ -22,7 +21,6 @@ ARCH_POSSIBLE_CPUS=yes
 # default arch. The vCPUs' own counter is the generic timer's.
 ARCH_DVFS=preferred
 ARCH_CLOCKSOURCE=arch_sys_counter
-ARCH_DVFS_APPEND=
 ARCH_DT_CPU=arm,cortex-a57
 
 # arch_qemu VCPUS POSSIBLE: QEMU's program and machine, one word a line.

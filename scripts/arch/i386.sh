@@ -12,14 +12,7 @@ ARCH_CONSOLE=ttyS0
 ARCH_DEBIAN=i386
 ARCH_PACKAGES="gcc-i686-linux-gnu libc6-dev-i386-cross qemu-system-x86"
 # The smt shape is not tried here (make verify boots it on x86_64).
-ARCH_TOPOLOGIES=""
-ARCH_CONFIGS=""
-ARCH_POSSIBLE_CPUS=no
 # No emulated DVFS driver for it (the patch covers the two 64-bit arches).
-ARCH_DVFS=no
-ARCH_CLOCKSOURCE=
-ARCH_DVFS_APPEND=
-ARCH_DT_CPU=
 
 # arch_qemu VCPUS POSSIBLE: QEMU's program and machine, one word a line.
 arch_qemu() {

@@ -5,7 +5,6 @@
 ARCH_RANK=1
 ARCH_DEFAULT=yes
 ARCH_KERNEL=x86_64
-ARCH_CROSS_COMPILE=
 ARCH_IMAGE=arch/x86/boot/bzImage
 ARCH_CONSOLE=ttyS0
 ARCH_DEBIAN=amd64
@@ -32,7 +31,6 @@ ARCH_POSSIBLE_CPUS=no
 ARCH_DVFS=yes
 ARCH_CLOCKSOURCE=tsc
 ARCH_DVFS_APPEND="tsc=reliable"
-ARCH_DT_CPU=
 
 # arch_qemu VCPUS POSSIBLE: QEMU's program and machine, one word a line.
 # QEMU warns that its AMD-like default CPU lacks topoext, but the guest

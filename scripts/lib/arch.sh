@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The arches: one record each, scripts/arch/ARCH.sh, the only place an
 # arch's facts live (adding an arch is one new file there and its kernel
-# fragment, scripts/arch/ARCH.config). A record sets:
+# fragment, scripts/arch/ARCH.config). A record sets (the first seven
+# always, the others where its arch has them):
 #   ARCH_RANK           its place in lists, tables and messages
 #   ARCH_DEFAULT        yes: in the default list of the tools that take
 #                       a list (verify.sh, build-matrix.sh); the first
@@ -30,9 +31,14 @@
 # Sourced by scripts/lib.sh, never run.
 
 ARCH_DIR=$SCRIPTS_DIR/arch
-ARCH_FIELDS="ARCH_RANK ARCH_DEFAULT ARCH_KERNEL ARCH_CROSS_COMPILE ARCH_IMAGE
-	ARCH_CONSOLE ARCH_DEBIAN ARCH_PACKAGES ARCH_TOPOLOGIES ARCH_CONFIGS
-	ARCH_POSSIBLE_CPUS ARCH_DVFS ARCH_CLOCKSOURCE ARCH_DVFS_APPEND ARCH_DT_CPU"
+# Every record sets these; the others default to empty, or to "no" for
+# ARCH_POSSIBLE_CPUS and ARCH_DVFS (ARCH_OPTIONAL), so a record says only
+# what its arch has.
+ARCH_REQUIRED="ARCH_RANK ARCH_DEFAULT ARCH_KERNEL ARCH_IMAGE ARCH_CONSOLE ARCH_DEBIAN
+	ARCH_PACKAGES"
+declare -A ARCH_OPTIONAL=([ARCH_CROSS_COMPILE]="" [ARCH_TOPOLOGIES]="" [ARCH_CONFIGS]=""
+	[ARCH_POSSIBLE_CPUS]=no [ARCH_DVFS]=no [ARCH_CLOCKSOURCE]="" [ARCH_DVFS_APPEND]=""
+	[ARCH_DT_CPU]="")
 
 # load_arch_records: every record into ARCH_INFO[ARCH.FIELD] and its QEMU
 # function as arch_qemu_ARCH; ARCHES in rank order. Sourced in this shell
@@ -45,9 +51,14 @@ load_arch_records() {
 		unset -f arch_qemu
 		# shellcheck source=/dev/null
 		. "$file"
-		for field in $ARCH_FIELDS; do
-			[ -n "${!field+set}" ] || die "$file sets no $field"
-			ARCH_INFO[$arch.$field]=${!field}
+		for field in $ARCH_REQUIRED "${!ARCH_OPTIONAL[@]}"; do
+			if [ -n "${!field+set}" ]; then
+				ARCH_INFO[$arch.$field]=${!field}
+			elif [ -n "${ARCH_OPTIONAL[$field]+set}" ]; then
+				ARCH_INFO[$arch.$field]=${ARCH_OPTIONAL[$field]}
+			else
+				die "$file sets no $field"
+			fi
 			unset "$field"
 		done
 		declare -F arch_qemu >/dev/null || die "$file defines no arch_qemu"
