@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Entry points; each installs the Debian packages it needs first.
 #   make verify   build, boot and measure reference/regressed/fixed kernels
-#   make check    the project's tests (TAP, run by prove); what .ci/run runs
+#   make check    check-fast and check-e2e in one run under the proof of
+#                 the package list (tests/99): what .ci/run runs
 #   make check-fast  the tests that build and boot no kernel (tests/1*.t:
-#                 the scripts, signals, recorded logs, guest tools), in
-#                 about two minutes: before each commit
+#                 the scripts, signals, recorded logs replayed, guest
+#                 tools), in about a minute and a half: before each commit
+#   make check-e2e   the end-to-end tests (tests/[2-9]*.t: the series,
+#                 the selftest on this host, kernels built and booted),
+#                 under the same proof
 #   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
 #                 forks, exits, group/class/CPU changes, throttling, then
 #                 no PELT leak
@@ -29,7 +33,7 @@ DVFS_ARGS ?=
 SEND_ARGS ?= patches/6.12.y
 PROVE ?= prove
 
-.PHONY: all deps verify check check-fast stress bench dvfs patches send clean distclean help
+.PHONY: all deps verify check check-fast check-e2e stress bench dvfs patches send clean distclean help
 
 all: help
 
@@ -62,14 +66,20 @@ DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # (Documentation/data/make-check-2026-12-06-32bit/).
 CHECK_FREE_GIB := 20
 
+FAST_TESTS := $(sort $(wildcard tests/1[0-9]-*.t))
+E2E_TESTS := $(sort $(wildcard tests/[2-9][0-9]-*.t))
+
 check: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
 	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
 
-FAST_TESTS := $(sort $(wildcard tests/1[0-9]-*.t))
-
 check-fast: deps
 	$(PROVE) --timer $(FAST_TESTS)
+
+# tests/99-deps.t, last, checks what the tests before it used.
+check-e2e: deps
+	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
+	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer $(E2E_TESTS)
 
 patches: deps
 	scripts/make-series.sh
