@@ -167,7 +167,7 @@ main() {
 		esac
 	done
 	[ $# -eq 4 ] || { usage >&2; exit 2; }
-	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 splat job_rc vcpus
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 outcome vcpus
 	check_arch "$arch"
 	topology_check "$arch" "$topology"
 	# Where the kernel takes CPUs that never start as possible: the
@@ -198,22 +198,16 @@ main() {
 	: >"$log"
 	printf '%q ' "${cmd[@]}" >"$log.cmdline"
 	with_machine_lock run_qemu "$timeout" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 || rc=$?
-
-	if grep -q 'Kernel panic' "$log"; then
-		die "guest panicked: $(grep -m1 'Kernel panic' "$log" | tr -d '\r'); console: $log"
-	elif splat=$(console_splat "$log"); then
-		die "kernel splat: $splat; console: $log"
-	elif job_rc=$(tr -d '\r' <"$log" | sed -n 's/^@@@ guest-end rc=\([0-9]*\)$/\1/p' | tail -n 1) &&
-		[ -n "$job_rc" ]; then
-		! $must_pass || [ "$job_rc" -eq 0 ] ||
-			die "guest job $job exited $job_rc; console: $log"
-		return 0
-	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		die "guest hung: no result after ${timeout}s; console: $log"
-	elif [ "$rc" -ne 0 ]; then
-		die "$qemu failed (exit $rc): $(head -c 300 "$log.qemu"); console: $log"
-	fi
-	die "guest printed no result; console: $log"
+	# The facts; what they make of the boot is boot_outcome's.
+	echo "rc=$rc timeout=$timeout" >"$log.qemu-exit"
+	outcome=$(boot_outcome "$log")
+	case "$outcome" in
+	ended\ *)
+		! $must_pass || [ "${outcome#ended }" -eq 0 ] ||
+			die "guest job $job exited ${outcome#ended }; console: $log"
+		;;
+	*) die "$(boot_outcome_error "$log" "$outcome")" ;;
+	esac
 }
 
 # Sourcing (for tests) defines the functions without running main.

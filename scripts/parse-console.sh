@@ -36,14 +36,15 @@ main() {
 	*) usage >&2; exit 2 ;;
 	esac
 	[ $# -eq 6 ] || usage_error "expected a mode and 5 arguments"
-	local mode=$1 log=$2 splat=0
+	local mode=$1 log=$2 outcome
 	shift 2
 	[ -r "$log" ] || usage_error "cannot read $log"
-	if console_splat "$log" >/dev/null; then splat=1; fi
+	# Where the kernel was at fault the boot's outcome is the verdict.
+	outcome=$(boot_outcome "$log")
 	# The console may carry \r; kselftest's runner prefixes "# " to the
 	# test's own lines, a direct run (--args) does not. A test line is
 	# "ok N NAME" or "ok N # SKIP NAME".
-	tr -d '\r' <"$log" | console_awk -v mode="$mode" -v key="$1,$2,$3,$4" -v splat="$splat" '
+	tr -d '\r' <"$log" | console_awk -v mode="$mode" -v key="$1,$2,$3,$4" -v boot="${outcome%% *}" '
 		function all_skipped(   c) {
 			for (c in check)
 				if (check[c] != "skip")
@@ -80,7 +81,6 @@ main() {
 		/^(# )?1\.\.0 # SKIP/ { skipped = 1 }	# ksft_exit_skip() before the plan
 		/^(# )?Bail out!/ { bailout = 1 }
 		/^(# )?# Totals:/ { totals = $0 }
-		/Kernel panic/ { panic = 1 }
 		END {
 			if (mode != "--verdict")
 				exit
@@ -99,10 +99,8 @@ main() {
 				test = runner
 			else if (nchecks && totals != "")	# run directly
 				test = (totals ~ / fail:0 / && totals !~ / pass:0 /) ? "ok" : "fail"
-			if (splat)
-				test = "splat"
-			if (panic)
-				test = "panic"
+			if (boot == "splat" || boot == "panic")
+				test = boot
 			printf "%s,%s,%s,%s,%s\n", key, check_result("placement"),
 				check_result("idle"), check_result("throughput"), test
 		}

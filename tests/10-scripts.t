@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 38
+plan 39
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
 	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
@@ -218,6 +218,38 @@ splat_in_long_log() {
 	[ "${got##*,}" = splat ] || { echo "got $got"; return 1; }
 }
 check "a splat early in a long console log is still a splat" splat_in_long_log
+
+# boot_outcome, the one reading of what a boot was, on recorded logs and
+# the facts guest-boot.sh leaves beside them (QEMU's exit status and the
+# timeout): its class, and guest-boot.sh's error line for it.
+boot_outcomes() {
+	local d=$TEST_TMP/outcomes want log rc got
+	rm -rf "$d"
+	mkdir -p "$d"
+	while read -r want log rc; do
+		cp "$LOGS/$log" "$d/$want.log"
+		[ "$rc" = - ] || echo "rc=$rc timeout=30" >"$d/$want.log.qemu-exit"
+		got=$(bash -c '. "$1/lib.sh" && o=$(boot_outcome "$2") && echo "$o" &&
+			boot_outcome_error "$2" "$o"' _ "$SCRIPTS_DIR" "$d/$want.log") || return 1
+		echo "$want: $got"
+		case "$want" in
+		ended) [[ $got == "ended 0"* ]] ;;
+		panic) [[ $got == "panic "*"Kernel panic"*$'\n'"guest panicked: "* ]] ;;
+		splat) [[ $got == "splat "*$'\n'"kernel splat: "* ]] ;;
+		hang) [[ $got == "hang 30"$'\n'"guest hung: no result after 30s; console: "* ]] ;;
+		qemu-failed) [[ $got == "qemu-failed 1"$'\n'"QEMU failed (exit 1): "* ]] ;;
+		no-result) [[ $got == "no-result"$'\n'"guest printed no result; console: "* ]] ;;
+		esac || { echo "wrong for $want"; return 1; }
+	done <<-OUTCOMES
+		ended x86_64-fixed-pass.log 0
+		panic x86_64-panic.log 0
+		splat x86_64-splat.log 0
+		hang x86_64-hang.log 124
+		qemu-failed x86_64-hang.log 1
+		no-result x86_64-hang.log -
+	OUTCOMES
+}
+check "boot_outcome: ended, panic, splat, hang, QEMU failed, no result, each with its error line" boot_outcomes
 
 # results_dir DIR LOG-FOR-REFERENCE LOG-FOR-REGRESSED LOG-FOR-FIXED: a
 # results directory as verify.sh writes it, from real logs.

@@ -143,6 +143,58 @@ console_awk() {
 	awk "${opts[@]}" -f "$SCRIPTS_DIR/console.awk" -f <(printf '%s\n' "$program") "$@"
 }
 
+# boot_outcome LOG: what a finished boot was, from its console log and
+# the facts guest-boot.sh records beside it (LOG.qemu-exit: "rc=N
+# timeout=S", QEMU's exit status and guest-boot.sh's timeout; LOG.qemu,
+# QEMU's own output; LOG.cmdline). One line, "CLASS DETAIL", the first
+# that holds of:
+#   panic LINE       the kernel panicked
+#   splat LINE       the kernel printed a warning, BUG, oops, lockdep,
+#                    KASAN/UBSAN or stall report (console_splat)
+#   ended N          the job ended with status N (@@@ guest-end rc=N)
+#   hang S           the timeout of S seconds killed QEMU
+#   qemu-failed N    QEMU exited N before the job ended
+#   no-result        none of those: the guest printed no result
+# The one place a boot's outcome is decided: guest-boot.sh fails every
+# class but ended (boot_outcome_error), parse-console.sh's verdict is
+# panic or splat where the kernel was at fault. A recorded log without
+# LOG.qemu-exit can be no more than panic, splat, ended or no-result.
+boot_outcome() {
+	local log=$1 line rc="" timeout=""
+	if line=$(grep -a -m1 'Kernel panic' "$log"); then
+		echo "panic ${line%$'\r'}"
+	elif line=$(console_splat "$log"); then
+		echo "splat $line"
+	elif line=$(grep -a '^@@@ guest-end rc=[0-9]*'$'\r''\?$' "$log" | tail -n 1) && [ -n "$line" ]; then
+		line=${line%$'\r'}
+		echo "ended ${line#@@@ guest-end rc=}"
+	else
+		[ ! -f "$log.qemu-exit" ] || read -r rc timeout <"$log.qemu-exit"
+		rc=${rc#rc=} timeout=${timeout#timeout=}
+		case "$rc" in
+		124 | 137) echo "hang $timeout" ;;
+		"" | 0) echo "no-result" ;;
+		*) echo "qemu-failed $rc" ;;
+		esac
+	fi
+}
+
+# boot_outcome_error LOG OUTCOME: guest-boot.sh's error line for a boot
+# whose outcome is not "ended".
+boot_outcome_error() {
+	local log=$1 class=${2%% *} detail=${2#* } qemu
+	case "$class" in
+	panic) echo "guest panicked: $detail; console: $log" ;;
+	splat) echo "kernel splat: $detail; console: $log" ;;
+	hang) echo "guest hung: no result after ${detail}s; console: $log" ;;
+	qemu-failed)
+		qemu=$(cut -d' ' -f1 "$log.cmdline" 2>/dev/null || true)
+		echo "${qemu:-QEMU} failed (exit $detail): $(head -c 300 "$log.qemu" 2>/dev/null || true); console: $log"
+		;;
+	*) echo "guest printed no result; console: $log" ;;
+	esac
+}
+
 # console_splat LOG: print the first line of a kernel warning, BUG, oops,
 # lockdep, KASAN/UBSAN or stall report in a console log; false if none.
 # grep reads the log itself: behind `tr | grep -m1`, a match early in a
