@@ -247,8 +247,17 @@ cells() {
 		cat "$TEST_TMP/cells-table.out"
 		return 1
 	fi
-	FAKE_QEMU=rc=0 fails_with 2 "already holds results" "$PROJ/scripts/phantom-attach.sh" --out "$out"
+	FAKE_QEMU=rc=0 fails_with 2 "already holds results" "$PROJ/scripts/phantom-attach.sh" --out "$out" ||
+		return 1
+	# A run with no option at all (results/NAME-<timestamp>), judged again.
+	rm -rf "$PROJ/results"
+	if ! FAKE_QEMU=rc=0 "$PROJ/scripts/pelt-bounds.sh" >"$TEST_TMP/defaults.out" 2>&1 ||
+		! out=$(echo "$PROJ"/results/pelt-bounds-*) || [ ! -d "$out" ] ||
+		! "$PROJ/scripts/pelt-bounds.sh" --table "$out" >>"$TEST_TMP/defaults.out" 2>&1; then
+		tail -n 20 "$TEST_TMP/defaults.out"
+		return 1
+	fi
 }
-check "the common options: a cell per arch and topology, --append reaches QEMU, --table judges them again, a used directory is refused" cells
+check "the common options: a cell per arch and topology, --append reaches QEMU, --table judges them again (a run without options too), a used directory is refused" cells
 
 exit "$TEST_FAILED"

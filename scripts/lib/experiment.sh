@@ -176,7 +176,8 @@ experiment_main() {
 		# logs and tables with another's.
 		[ -z "$(ls -A "$EXP_OUT" 2>/dev/null)" ] || usage_error "$EXP_OUT already holds results"
 		mkdir -p "$EXP_OUT"
-		printf '%s\n' "$@" >"$EXP_OUT/run.args"
+		# One word a line; none for a run with the defaults.
+		{ [ $# -eq 0 ] || printf '%s\n' "$@"; } >"$EXP_OUT/run.args"
 		for arch in $EXP_ARCHES; do
 			build_guests "$arch" "$EXP_SUFFIX" "$EXP_VARIANTS" "${EXP_CONFIGS[@]}" "${EXP_EXTRA[@]}"
 		done
