@@ -73,6 +73,9 @@ experiment_parse() {
 		*)
 			EXP_SHIFT=0
 			exp_option "$@" || usage_error "unknown argument $1"
+			# A tool's exp_option that took a word but said none
+			# would loop here for ever.
+			[ "$EXP_SHIFT" -gt 0 ] || die "$EXP_NAME: exp_option took $1 but set no EXP_SHIFT"
 			shift "$EXP_SHIFT"
 			continue
 			;;
