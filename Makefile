@@ -73,8 +73,10 @@ check: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
 	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
 
+# The fast tests are independent (each its own directory, lock and fake
+# QEMU): one per CPU.
 check-fast: deps
-	$(PROVE) --timer $(FAST_TESTS)
+	$(PROVE) -j$$(nproc) --timer $(FAST_TESTS)
 
 # tests/99-deps.t, last, checks what the tests before it used.
 check-e2e: deps
