@@ -5,7 +5,7 @@
 #                 the package list (tests/99): what .ci/run runs
 #   make check-fast  the tests that build and boot no kernel (tests/1*.t:
 #                 the scripts, signals, recorded logs replayed, guest
-#                 tools), in about a minute and a half: before each commit
+#                 tools), one per CPU, in about a minute: before each commit
 #   make check-e2e   the end-to-end tests (tests/[2-9]*.t: the series,
 #                 the selftest on this host, kernels built and booted),
 #                 under the same proof
