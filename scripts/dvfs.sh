@@ -169,17 +169,19 @@ exp_option() {
 	esac
 }
 
+exp_boot_args() {
+	printf '%s\n' --job dvfs --args "$SECONDS_PER_LOAD $LOADS" \
+		--timeout $((600 + 20 * SECONDS_PER_LOAD * $(wc -w <<<"$LOADS")))
+}
+
 # exp_boot ARCH TOPOLOGY DIR: every kernel R times per policy shape,
 # each shape's console logs in DIR/POLICY/logs/.
 exp_boot() {
-	local arch=$1 policy append
+	local policy
 	for policy in $POLICIES; do
 		mkdir -p "$3/$policy/logs"
-		append="$(policy_params "$policy")$(model_params "$arch")${PERIOD:+ $PERIOD}${RATE_LIMIT:+ $RATE_LIMIT}"
-		boot_interleaved "$arch" "$EXP_BOOTS" "$EXP_VARIANTS" "$3/$policy" "dvfs $policy" \
-			--job dvfs --args "$SECONDS_PER_LOAD $LOADS" --append "$append${EXP_APPEND:+ $EXP_APPEND}" \
-			--timeout $((600 + 20 * SECONDS_PER_LOAD * $(wc -w <<<"$LOADS"))) \
-			--topology "$2" "${EXP_ICOUNT[@]}"
+		experiment_boot "$1" "$2" "$3/$policy" "dvfs $policy" \
+			"$(policy_params "$policy")$(model_params "$1")${PERIOD:+ $PERIOD}${RATE_LIMIT:+ $RATE_LIMIT}"
 	done
 }
 

@@ -25,9 +25,9 @@
 #                      check failed or a figure is missing) or 3 (cannot
 #                      judge on this host)
 # and may define exp_check (validates its own options once the common
-# ones are read) and exp_boot ARCH TOPOLOGY DIR (its own boots, for a
-# tool that boots more than one job per kernel; by default each kernel
-# boots R times, interleaved, with exp_boot_args). Then main() is
+# ones are read) and exp_boot ARCH TOPOLOGY DIR (what a tool does
+# around its boots or how it splits them, calling experiment_boot; by
+# default each cell is one experiment_boot). Then main() is
 # `experiment_main "$@"`.
 #
 # A run has a cell per arch and topology that QEMU makes for it: one cell
@@ -113,10 +113,7 @@ experiment_check() {
 	[ -n "$EXP_ARCHES" ] || usage_error "--arch needs an arch"
 	for v in $EXP_VARIANTS; do check_variant "$v"; done
 	positive_option --boots "$EXP_BOOTS"
-	for t in $EXP_TOPOLOGIES; do
-		topology_shape "$t" >/dev/null ||
-			usage_error "unknown topology '$t': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
-	done
+	for t in $EXP_TOPOLOGIES; do topology_known "$t"; done
 	! declare -F exp_check >/dev/null || exp_check
 }
 
@@ -136,15 +133,18 @@ experiment_cell_dir() {
 	if [ "$4" -eq 1 ]; then echo "$1"; else echo "$1/$2-$3"; fi
 }
 
-# experiment_boot ARCH TOPOLOGY DIR: the default boots of a cell, each
-# kernel R times, interleaved. The topology goes after the job's options,
-# so that the console logs are DIR/logs/ARCH-KERNEL-BOOT.log in every
-# cell (boot_interleaved puts a leading --topology in the name).
+# experiment_boot ARCH TOPOLOGY DIR [LABEL [APPEND]]: the boots of a
+# cell, each kernel R times, interleaved, with exp_boot_args and the
+# common options (APPEND: the tool's own kernel parameters before
+# --append's; LABEL: the progress lines' name, default EXP_NAME). The
+# topology goes after the job's options, so that the console logs are
+# DIR/logs/ARCH-KERNEL-BOOT.log in every cell (boot_interleaved puts a
+# leading --topology in the name).
 experiment_boot() {
-	local job_args
+	local job_args append="${5:-}${5:+${EXP_APPEND:+ }}$EXP_APPEND"
 	mapfile -t job_args < <(exp_boot_args "$1")
-	boot_interleaved "$1" "$EXP_BOOTS" "$EXP_VARIANTS" "$3" "$EXP_NAME" "${job_args[@]}" \
-		--topology "$2" ${EXP_APPEND:+--append "$EXP_APPEND"} "${EXP_ICOUNT[@]}"
+	boot_interleaved "$1" "$EXP_BOOTS" "$EXP_VARIANTS" "$3" "${4:-$EXP_NAME}" "${job_args[@]}" \
+		--topology "$2" ${append:+--append "$append"} "${EXP_ICOUNT[@]}"
 }
 
 # experiment_defaults: the common options' defaults.
@@ -165,7 +165,6 @@ experiment_main() {
 		mapfile -t run_args <"$EXP_TABLE/run.args"
 		EXP_APPEND="" EXP_EXTRA=()
 		experiment_parse "${run_args[@]}" "$@"
-		EXP_OUT=$EXP_TABLE
 	fi
 	experiment_check
 	mapfile -t cells < <(experiment_cells)

@@ -49,11 +49,17 @@ topology_shape() {
 	esac
 }
 
+# topology_known TOPOLOGY: a usage error unless it names a shape.
+topology_known() {
+	topology_shape "$1" >/dev/null ||
+		usage_error "unknown topology '$1': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
+}
+
 # topology_check ARCH TOPOLOGY: a usage error unless ARCH can boot it.
 topology_check() {
 	local shape
-	shape=$(topology_shape "$2") ||
-		usage_error "unknown topology '$2': cores, smt, coresN, smtCxT, numaNxC or asymBxL"
+	topology_known "$2"
+	shape=$(topology_shape "$2")
 	topology_fits "$1" "$2" || usage_error "topology $2 is not one of $1's ($(topology_arches_text))"
 	[ "${shape%% *}" -le 256 ] || usage_error "topology $2: at most 256 vCPUs (CONFIG_NR_CPUS)"
 }
