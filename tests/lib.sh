@@ -12,7 +12,7 @@ plan() { echo "1..$1"; }
 
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
 check() {
-	local desc=$1
+	local desc=$1 start=$SECONDS
 	shift
 	TEST_NR=$((TEST_NR + 1))
 	if "$@" >"$TEST_TMP/out" 2>&1; then
@@ -22,6 +22,8 @@ check() {
 		sed 's/^/# /' "$TEST_TMP/out" | tail -n 30
 		TEST_FAILED=$((TEST_FAILED + 1))
 	fi
+	# What each check costs, for keeping make check inside CI's time.
+	echo "# took $((SECONDS - start)) s"
 }
 
 skip_test() {
