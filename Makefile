@@ -9,20 +9,21 @@
 #   make check-e2e   the end-to-end tests (tests/[2-9]*.t: the series,
 #                 the selftest on this host, kernels built and booted),
 #                 under the same proof
-#   make stress   debug kernels (lockdep, KASAN, ...) under scripts/stress.sh:
-#                 forks, exits, group/class/CPU changes, throttling, then
-#                 no PELT leak
+#   make stress   debug kernels (lockdep, KASAN, ...) under
+#                 scripts/experiments/stress/stress.sh: forks, exits,
+#                 group/class/CPU changes, throttling, then no PELT leak
 #                 (STRESS_ARGS="--minutes 10 --boots 2")
 #   make bench    other workloads and schedutil's utilization on every
-#                 kernel, scripts/bench.sh (BENCH_ARGS="--boots 5")
+#                 kernel, scripts/experiments/bench/bench.sh
+#                 (BENCH_ARGS="--boots 5")
 #   make dvfs     schedutil on an emulated DVFS clock: the validation, then
-#                 the loads per policy shape, scripts/dvfs.sh
+#                 the loads per policy shape, scripts/experiments/dvfs/dvfs.sh
 #                 (DVFS_ARGS="--boots 3 --policies remote")
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
 #   make send     the mail of a series from you, shown by git send-email
 #                 --dry-run (SEND_ARGS="patches/mainline-fixes"; add --send
-#                 to send), scripts/send-series.sh
+#                 to send), scripts/posting/send-series.sh
 #   make clean    remove build/ (trees, kernels, guests); results/ stays
 #   make distclean  remove build/ and results/ (the measurements too)
 
@@ -47,17 +48,17 @@ verify: deps
 	scripts/verify.sh $(VERIFY_ARGS)
 
 stress: deps
-	scripts/stress.sh $(STRESS_ARGS)
+	scripts/experiments/stress/stress.sh $(STRESS_ARGS)
 
 bench: deps
-	scripts/bench.sh $(BENCH_ARGS)
+	scripts/experiments/bench/bench.sh $(BENCH_ARGS)
 
 dvfs: deps
-	scripts/dvfs.sh $(DVFS_ARGS)
+	scripts/experiments/dvfs/dvfs.sh $(DVFS_ARGS)
 
 # make check runs with Debian's default PATH, as a fresh machine's root
-# has, and under scripts/deps-trace.sh: tests/99-deps.t then checks that
-# every program and file the tests used comes from install-deps.sh.
+# has, and under scripts/deps/deps-trace.sh: tests/99-deps.t then checks
+# that every program and file the tests used comes from install-deps.sh.
 DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # A full disk half-way fails a dozen tests for one cause; make check took
@@ -71,7 +72,7 @@ E2E_TESTS := $(sort $(wildcard tests/[2-9][0-9]-*.t))
 
 check: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
-	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
+	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer tests/
 
 # The fast tests are independent (each its own directory, lock and fake
 # QEMU): one per CPU.
@@ -81,18 +82,18 @@ check-fast: deps
 # tests/99-deps.t, last, checks what the tests before it used.
 check-e2e: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
-	PATH=$(DEBIAN_PATH) scripts/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer $(E2E_TESTS)
+	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer $(E2E_TESTS)
 
 patches: deps
-	scripts/make-series.sh
+	scripts/posting/make-series.sh
 
 send: deps
-	scripts/send-series.sh $(SEND_ARGS)
+	scripts/posting/send-series.sh $(SEND_ARGS)
 
 # results/ holds measurements, which a rebuild cannot bring back.
 clean:
 	rm -rf build
 
 distclean: clean
-	@echo "removing results/ (every measurement of scripts/*.sh)"
+	@echo "removing results/ (every measurement of the scripts)"
 	rm -rf results

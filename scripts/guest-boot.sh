@@ -36,9 +36,9 @@ all of those show). Holds the machine lock while the guest runs.
                         CPUs, without N vCPUs to emulate; on
                         $(arches_text ARCH_POSSIBLE_CPUS yes) only
   --job JOB             what /init runs: selftest (default) or a script of
-                        scripts/guest/ (cost, diag, cleanup, environments,
-                        splat, phantom, pelt_bounds, stress, bench, dvfs,
-                        tg_cost)
+                        scripts/guest/ or of an experiment's guest/ folder
+                        (scripts/experiments/*/guest/): one of
+$(guest_jobs | fold -s -w 52 | sed 's/ *$//; s/^/                        /')
   --args "ARGS"         arguments for the job (selftest: run the test
                         directly with ARGS instead of through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
@@ -131,7 +131,7 @@ qemu_command() {
 }
 
 # run_qemu TIMEOUT CMD...: the guest, killed after TIMEOUT seconds. Under
-# scripts/deps-trace.sh QEMU runs outside strace (run_untraced --alone:
+# scripts/deps/deps-trace.sh QEMU runs outside strace (run_untraced --alone:
 # traced, its vCPUs lose the host's cores), and what it executes and
 # opens is recorded by the same command traced first, its CPUs never
 # started (-S), told to quit through QMP once it has set the machine up
@@ -177,7 +177,7 @@ main() {
 	if ! [[ "$possible" =~ ^[0-9]+$ ]] || [ "$possible" -gt 256 ]; then
 		usage_error "--possible-cpus takes a number of CPUs up to 256 (CONFIG_NR_CPUS)"
 	fi
-	[ "$job" = selftest ] || [ -f "$SCRIPTS_DIR/guest/$job.sh" ] || usage_error "unknown job '$job'"
+	[[ " $(guest_jobs) " = *" $job "* ]] || usage_error "unknown job '$job'"
 	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs for one arch: static busybox, the selftest
 # installed the kselftest way (built statically from the kselftest tree:
-# the base with selftests/sched/ copied in), and scripts/guest/ (its C
-# programs built statically). Prints its path.
+# the base with selftests/sched/ copied in), and the guests' code of
+# scripts/guest/ and each experiment's guest/ folder (its C programs built
+# statically) in /guest/. Prints its path.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -84,17 +85,18 @@ main() {
 	fi
 	file "$root/kselftest/sched/fork_placement_test" | grep -q 'statically linked' ||
 		die "fork_placement_test is not statically linked"
-	for prog in "$SCRIPTS_DIR"/guest/*.c; do
+	# guest_util.h, which every program includes, is in scripts/guest/.
+	while read -r prog; do
 		name=$(basename "$prog" .c)
-		if ! "${cross}gcc" -static -O2 -Wall -pthread -o "$root/guest/$name" \
-			"$prog" >>"$dir/selftest-build.log" 2>&1; then
+		if ! "${cross}gcc" -static -O2 -Wall -pthread -I"$SCRIPTS_DIR/guest" \
+			-o "$root/guest/$name" "$prog" >>"$dir/selftest-build.log" 2>&1; then
 			tail -n 20 "$dir/selftest-build.log" >&2
 			die "$name build failed; log: $dir/selftest-build.log"
 		fi
-	done
+	done < <(guest_code c)
 	cp "$busybox" "$root/bin/busybox"
 	cp "$SCRIPTS_DIR/guest/init" "$root/init"
-	cp "$SCRIPTS_DIR"/guest/*.sh "$root/guest/" 2>/dev/null || true
+	guest_code sh | xargs -d '\n' cp -t "$root/guest/"
 	# The kernel's own cpio writer: every entry owned by root and the
 	# console node written into the archive, so that no step needs root
 	# (mknod, chown).

@@ -38,7 +38,7 @@ Install what is missing of: ${PACKAGES[*]}
 and enable the ${FOREIGN_ARCHES[*]} architectures in dpkg (for the guests'
 busybox-static of that arch).
 Needs root and Debian 12. --check only lists what is missing; --list
-prints the packages, one a line (scripts/check-deps.sh reads them).
+prints the packages, one a line (scripts/deps/check-deps.sh reads them).
 USAGE
 }
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure and build one guest kernel: tinyconfig plus the fragments in
-# scripts/config/ and scripts/arch/ and the selftest's config, merged by the kernel's own
-# merge_config.sh. Prints the path of the kernel image.
+# scripts/config/ and scripts/arch/ and the selftest's config, merged by
+# the kernel's own merge_config.sh. Prints the path of the kernel image.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -39,7 +39,7 @@ fragments() {
 	echo "$PROJECT_DIR/selftests/sched/config"
 	v=$(basename "$wt")
 	while s=$(variant_suffix "$v"); do
-		[ -z "${VARIANT_SUFFIX_CONFIG[$s]:-}" ] || echo "$SCRIPTS_DIR/config/${VARIANT_SUFFIX_CONFIG[$s]}"
+		[ -z "${VARIANT_SUFFIX_CONFIG[$s]:-}" ] || echo "$SCRIPTS_DIR/${VARIANT_SUFFIX_CONFIG[$s]}"
 		v=${v%+"$s"}
 	done
 	[ ${#EXTRA_CONFIGS[@]} -eq 0 ] || printf '%s\n' "${EXTRA_CONFIGS[@]}"
@@ -136,7 +136,7 @@ configure_and_make() {
 		# The host programs and the prepare stage (kconfig, objtool,
 		# dtc, asm-offsets: what opens the system's headers, libraries
 		# and the compiler's own headers) first, on their own: under
-		# scripts/deps-trace.sh (make check) they run traced in full,
+		# scripts/deps/deps-trace.sh (make check) they run traced in full,
 		# while the compile of the kernel, which opens the tree's own
 		# headers, hundreds a file, runs untraced but for the programs
 		# it executes (scripts/lib/trace.sh). The same two steps

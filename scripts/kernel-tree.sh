@@ -40,7 +40,7 @@ GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 suffixes_usage() {
 	local s
 	for s in $VARIANT_SUFFIXES; do
-		printf '  +%-12s %s\n' "$s" "scripts/kernel/${VARIANT_SUFFIX_PATCH[$s]}"
+		printf '  +%-12s %s\n' "$s" "scripts/${VARIANT_SUFFIX_PATCH[$s]}"
 		printf '                %s\n' "(${VARIANT_SUFFIX_ABOUT[$s]})"
 	done
 }
@@ -370,7 +370,7 @@ variant_tree() {
 	base=$(measured_base "$repo")
 	reproducer=$(reproducer_for "$repo" "$base")
 	if suffix=$(variant_suffix "$variant"); then
-		p=$SCRIPTS_DIR/kernel/${VARIANT_SUFFIX_PATCH[$suffix]}
+		p=$SCRIPTS_DIR/${VARIANT_SUFFIX_PATCH[$suffix]}
 		wt=$(variant_tree "${variant%+"$suffix"}")
 		parent=$(git -C "$wt" rev-parse HEAD)
 		stamp="$parent-$(sha256sum <"$p" | cut -c1-16)"

@@ -3,10 +3,10 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 39
+plan 40
 
-check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/lib/*.sh \
-	"$SCRIPTS_DIR"/arch/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/guest/*.sh \
+check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
+	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
 	"$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/lib.sh "$PROJECT_DIR"/tests/fakes.sh "$PROJECT_DIR"/.ci/run
 
 # An arch's facts live in its record, scripts/arch/ARCH.sh, only: the
@@ -49,14 +49,15 @@ new_arch_one_file() {
 check "a new arch is one new file in scripts/arch/" new_arch_one_file
 
 # The tools that boot each kernel R times read the common options in one
-# place (scripts/lib/experiment.sh): each lists all of them.
+# place (scripts/lib/experiment.sh): verify.sh and every experiment's
+# (scripts/experiments/NAME/NAME.sh) list all of them.
 common_options() {
 	local tool option
-	for tool in bench cost diagnose dvfs phantom-attach pelt-bounds stress verify; do
+	for tool in "$SCRIPTS_DIR/verify.sh" "$SCRIPTS_DIR"/experiments/*/*.sh; do
 		for option in --arch --boots --variants --topologies --append --icount --extra-config \
 			--out --table; do
-			"$SCRIPTS_DIR/$tool.sh" --help | grep -q -- "^  $option " ||
-				{ echo "$tool.sh --help lacks $option"; return 1; }
+			"$tool" --help | grep -q -- "^  $option " ||
+				{ echo "$tool --help lacks $option"; return 1; }
 		done
 	done
 }
@@ -75,14 +76,49 @@ console_reader() {
 }
 check "the console's k=v reader: numbers as numbers, a value's own =, missing is empty" console_reader
 
+# The entry points: the main path's in scripts/, the posting, dependency
+# and evidence tools in their folders, each experiment's in its own.
+entry_points() {
+	local s
+	for s in "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/{posting,deps,evidence}/*.sh \
+		"$SCRIPTS_DIR"/experiments/*/*.sh; do
+		[ "$s" = "$SCRIPTS_DIR/lib.sh" ] || echo "$s"
+	done
+}
 help_works() {
 	local s
-	for s in "$SCRIPTS_DIR"/*.sh; do
-		[ "$(basename "$s")" = lib.sh ] && continue
+	for s in $(entry_points); do
 		"$s" --help | grep -q '^usage:' || { echo "$s --help"; return 1; }
 	done
 }
 check "every entry point answers --help" help_works
+
+# Each experiment is one folder of scripts/experiments/: its host script
+# named as the folder, its guest code in guest/. The guests' /guest/ holds
+# the jobs and programs of scripts/guest/ and of every such folder, so no
+# two jobs and no two programs share a name.
+# experiment_layout SCRIPTS: SCRIPTS (a scripts/ folder) keeps that rule.
+experiment_layout() {
+	local d ext twice
+	for d in "$1"/experiments/*/; do
+		d=${d%/}
+		[ -x "$d/$(basename "$d").sh" ] || { echo "$d has no $(basename "$d").sh"; return 1; }
+	done
+	for ext in sh c; do
+		twice=$(bash -c '. "$1/lib.sh" && guest_code "$2"' _ "$1" "$ext" |
+			xargs -n1 basename | sort | uniq -d)
+		[ -z "$twice" ] || { echo "more than one guest file named $twice"; return 1; }
+	done
+}
+guest_layout() {
+	experiment_layout "$SCRIPTS_DIR" || return 1
+	# The rule can fail: a second cost.sh job, in another experiment.
+	mkdir "$TEST_TMP/layout"
+	cp -r "$SCRIPTS_DIR" "$TEST_TMP/layout/scripts"
+	cp "$SCRIPTS_DIR/experiments/cost/guest/cost.sh" "$TEST_TMP/layout/scripts/experiments/bench/guest/"
+	! experiment_layout "$TEST_TMP/layout/scripts" && rm -rf "$TEST_TMP/layout"
+}
+check "each experiment one folder; every guest job and program name once" guest_layout
 
 check "unknown arch is refused" \
 	fails_with 2 "unknown arch 'sparc'" "$SCRIPTS_DIR/kernel-build.sh" sparc reference
@@ -115,14 +151,14 @@ suffix_fragments() {
 	for v in fixed+dvfs fixed@mainline+dvfs+diag alt-B+dvfs; do
 		frags=$(bash -c '. "$1/kernel-build.sh" && fragments x86_64 "/w/$2"' \
 			_ "$SCRIPTS_DIR" "$v") || return 1
-		grep -qx "$SCRIPTS_DIR/config/dvfs.config" <<<"$frags" || { echo "no dvfs.config: $v"; return 1; }
+		grep -qx "$SCRIPTS_DIR/experiments/dvfs/dvfs.config" <<<"$frags" || { echo "no dvfs.config: $v"; return 1; }
 	done
 	frags=$(bash -c '. "$1/kernel-build.sh" && fragments x86_64 /w/fixed+diag' _ "$SCRIPTS_DIR")
 	! grep -q dvfs <<<"$frags"
 }
 check "a variant suffix's config fragment joins its build, and no other's" suffix_fragments
 check "dvfs.sh --rate-limit-us takes whole microseconds only" \
-	fails_with 2 "rate-limit-us takes a whole number" "$SCRIPTS_DIR/dvfs.sh" --rate-limit-us -1
+	fails_with 2 "rate-limit-us takes a whole number" "$SCRIPTS_DIR/experiments/dvfs/dvfs.sh" --rate-limit-us -1
 check "unknown topology is refused" \
 	fails_with 2 "unknown topology" "$SCRIPTS_DIR/verify.sh" --topologies numa
 check "possible CPUs beyond the present ones are refused on x86_64" \
@@ -402,12 +438,12 @@ check "install-deps.sh names the arch apt has no index of" \
 	"$SCRIPTS_DIR/install-deps.sh"
 
 check "bench.sh --mail-table of a directory without bench.csv is refused" \
-	fails_with 2 "has no bench.csv" "$SCRIPTS_DIR/bench.sh" --mail-table "$TEST_TMP"
+	fails_with 2 "has no bench.csv" "$SCRIPTS_DIR/experiments/bench/bench.sh" --mail-table "$TEST_TMP"
 mkdir -p "$TEST_TMP/run1" "$TEST_TMP/run2"
 printf '%s\n' arch,kernel,boot,load,metric,value,unit x86_64,reference,1,pipe,round_trips,5,1/s |
 	tee "$TEST_TMP/run1/bench.csv" >"$TEST_TMP/run2/bench.csv"
 check "bench.sh --mail-table does not pool two runs of one arch" \
-	fails_with 2 "both hold x86_64 runs" "$SCRIPTS_DIR/bench.sh" --mail-table "$TEST_TMP/run1" "$TEST_TMP/run2"
+	fails_with 2 "both hold x86_64 runs" "$SCRIPTS_DIR/experiments/bench/bench.sh" --mail-table "$TEST_TMP/run1" "$TEST_TMP/run2"
 
 check "a results directory without data is refused" \
 	fails_with 2 "has no runs.csv" "$SCRIPTS_DIR/report.sh" "$TEST_TMP"

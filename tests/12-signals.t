@@ -84,7 +84,7 @@ interrupt() {
 
 boot_loop() {
 	rm -rf "$TEST_TMP/run"
-	exec "$PROJ/scripts/phantom-attach.sh" --boots 3 --variants "reference fixed" --out "$TEST_TMP/run"
+	exec "$PROJ/scripts/experiments/phantom-attach/phantom-attach.sh" --boots 3 --variants "reference fixed" --out "$TEST_TMP/run"
 }
 for sig in INT TERM HUP; do
 	check "SIG$sig during a boot stops the boot loop, QEMU and all, lock free" \
@@ -101,7 +101,7 @@ for sig in INT TERM HUP; do
 		interrupt "$sig" make real_build
 done
 
-# The compile of a kernel under make check runs in scripts/deps-trace.sh's
+# The compile of a kernel under make check runs in scripts/deps/deps-trace.sh's
 # untraced server (scripts/lib/trace.sh), outside the script's process
 # tree and group: a signal must stop it there too, its status must come
 # back, and its output must reach build.log. The server here records
@@ -110,7 +110,7 @@ SERVER=$TEST_TMP/untraced
 mkdir -p "$SERVER"
 mkfifo "$SERVER/requests"
 # shellcheck disable=SC2016 # for the inner shell
-bash -c '. "$1" && serve_untraced "$2" ""' server "$PROJ/scripts/deps-trace.sh" "$SERVER" 2>/dev/null &
+bash -c '. "$1" && serve_untraced "$2" ""' server "$PROJ/scripts/deps/deps-trace.sh" "$SERVER" 2>/dev/null &
 until [ -s "$SERVER/server" ]; do sleep 0.1; done
 # A configured build directory, so that the build goes straight to the
 # compile: the key kernel-build.sh's configure step leaves.
@@ -160,7 +160,7 @@ untraced_alone() {
 	mkfifo "$dir/requests"
 	: >"$trace"
 	# shellcheck disable=SC2016 # for the inner shell
-	bash -c '. "$1" && serve_untraced "$2" "$3"' server "$PROJ/scripts/deps-trace.sh" "$dir" "$trace" 2>/dev/null &
+	bash -c '. "$1" && serve_untraced "$2" "$3"' server "$PROJ/scripts/deps/deps-trace.sh" "$dir" "$trace" 2>/dev/null &
 	until [ -s "$dir/server" ]; do sleep 0.1; done
 	# shellcheck disable=SC2016 # for the inner shell
 	FORK_REGRESSION_UNTRACED=$dir bash -c '. "$1" && run_untraced --alone grep -h TracerPid /proc/self/status' \
@@ -190,7 +190,7 @@ check "and leaves no temporary tree behind" no_temporary_tree
 
 next_run() {
 	rm -rf "$TEST_TMP/run"
-	FAKE_QEMU=rc=0 "$PROJ/scripts/phantom-attach.sh" --boots 1 --variants fixed --out "$TEST_TMP/run" &&
+	FAKE_QEMU=rc=0 "$PROJ/scripts/experiments/phantom-attach/phantom-attach.sh" --boots 1 --variants fixed --out "$TEST_TMP/run" &&
 		grep -q '^| fixed | fake | 1 | 1 | 0 | 0 |$' "$TEST_TMP/run/table.txt"
 }
 check "the next run after the signals works" next_run
@@ -235,7 +235,7 @@ check "kernel-tree.sh waits for the machine lock, then makes the tree" tree_wait
 
 bench_timeout() {
 	rm -rf "$TEST_TMP/run" "$FAKE/qemu.parents"
-	FAKE_QEMU=rc=0 "$PROJ/scripts/bench.sh" --boots 1 --variants reference --seconds 100 \
+	FAKE_QEMU=rc=0 "$PROJ/scripts/experiments/bench/bench.sh" --boots 1 --variants reference --seconds 100 \
 		--loads "spawn exec" --out "$TEST_TMP/run" >/dev/null 2>&1 || true
 	# 300 s for the boot, 4 x 100 s for each of two loads.
 	grep -q '^timeout --kill-after=10 1100 ' "$FAKE/qemu.parents" ||

@@ -20,6 +20,16 @@ DATA=$PROJECT_DIR/Documentation/data
 FIXTURES=$PROJECT_DIR/tests/fixtures/console
 export FAKE_QEMU=replay
 
+# tool_path TOOL: TOOL (e.g. bench.sh) in the copy: the main path's in
+# scripts/, an experiment's in its folder scripts/experiments/NAME/.
+tool_path() {
+	if [ -e "$PROJ/scripts/$1" ]; then
+		echo "$PROJ/scripts/$1"
+	else
+		echo "$PROJ/scripts/experiments/${1%.sh}/$1"
+	fi
+}
+
 # replay NAME RECORDED WANT_STATUS TOOL ARG...: TOOL --out TEST_TMP/NAME
 # on the logs of DATA/RECORDED (FAKE_REPLAY may put others first) must
 # exit WANT_STATUS.
@@ -27,7 +37,7 @@ replay() {
 	local name=$1 recorded=$2 want=$3 tool=$4 rc=0
 	shift 4
 	rm -rf "${TEST_TMP:?}/$name"
-	FAKE_REPLAY="${OVERLAY:-} $DATA/$recorded/logs $DATA/$recorded" "$PROJ/scripts/$tool" "$@" --out "$TEST_TMP/$name" \
+	FAKE_REPLAY="${OVERLAY:-} $DATA/$recorded/logs $DATA/$recorded" "$(tool_path "$tool")" "$@" --out "$TEST_TMP/$name" \
 		>"$TEST_TMP/$name.out" 2>&1 || rc=$?
 	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; tail -n 20 "$TEST_TMP/$name.out"; return 1; }
 }
@@ -41,7 +51,7 @@ rejudge() {
 	rm -rf "$kept"
 	mkdir -p "$kept"
 	for f in "$@"; do cp "$TEST_TMP/$name/$f" "$kept/"; done
-	"$PROJ/scripts/$tool" --table "$TEST_TMP/$name" >"$TEST_TMP/$name.table.out" 2>&1 || rc=$?
+	"$(tool_path "$tool")" --table "$TEST_TMP/$name" >"$TEST_TMP/$name.table.out" 2>&1 || rc=$?
 	[ "$rc" -eq "$want" ] ||
 		{ echo "--table: exit $rc, expected $want"; tail -n 20 "$TEST_TMP/$name.table.out"; return 1; }
 	for f in "$@"; do
@@ -110,7 +120,7 @@ unset OVERLAY
 SHAPES=shapes-x86_64-cores4
 margins_as_guests() {
 	local out=$TEST_TMP/margins.out kernel fails
-	"$PROJ/scripts/margins.sh" --margin 2.5 --other-max 20 "$DATA/$SHAPES" >"$out" || return 1
+	"$PROJ/scripts/evidence/margins.sh" --margin 2.5 --other-max 20 "$DATA/$SHAPES" >"$out" || return 1
 	cat "$out"
 	for kernel in reference regressed fixed; do
 		fails=$(awk -F, -v k="$kernel" '$3 == k && $5 == "fail"' "$DATA/$SHAPES/verdicts.csv" | wc -l)
@@ -143,7 +153,7 @@ margins_rule() {
 			echo "x86_64,cores,fixed,$b,session,$r,1000,0,20"
 		done
 	done >>"$dir/runs.csv"
-	"$PROJ/scripts/margins.sh" --margin 1.0 "$dir" >"$TEST_TMP/made-up.out" &&
+	"$PROJ/scripts/evidence/margins.sh" --margin 1.0 "$dir" >"$TEST_TMP/made-up.out" &&
 		awk '$4 == "fixed" { found = 1; exit !($(NF - 1) == "1/0/2" && $NF == "0/0/1") }
 			END { if (!found) exit 1 }' "$TEST_TMP/made-up.out"
 }
@@ -229,7 +239,7 @@ check "dvfs.sh's run of three shapes replayed: its CSVs, exit 1; --table again" 
 cells() {
 	local out=$TEST_TMP/cells cell
 	rm -rf "$out"
-	FAKE_QEMU=rc=0 "$PROJ/scripts/phantom-attach.sh" --arch "x86_64 arm64" --topologies "cores smt" \
+	FAKE_QEMU=rc=0 "$PROJ/scripts/experiments/phantom-attach/phantom-attach.sh" --arch "x86_64 arm64" --topologies "cores smt" \
 		--boots 2 --variants "reference fixed" --append noautogroup --out "$out" \
 		>"$TEST_TMP/cells.out" 2>&1 || { tail -n 20 "$TEST_TMP/cells.out"; return 1; }
 	for cell in x86_64-cores x86_64-smt arm64-cores; do
@@ -242,18 +252,18 @@ cells() {
 	[ ! -e "$out/arm64-smt" ] || { echo "an arm64 smt cell"; return 1; }
 	grep -q 'noautogroup' "$out/x86_64-smt/logs/x86_64-reference-1.log.cmdline" &&
 		grep -q 'threads=2' "$out/x86_64-smt/logs/x86_64-reference-1.log.cmdline" || return 1
-	if ! "$PROJ/scripts/phantom-attach.sh" --table "$out" >"$TEST_TMP/cells-table.out" 2>&1 ||
+	if ! "$PROJ/scripts/experiments/phantom-attach/phantom-attach.sh" --table "$out" >"$TEST_TMP/cells-table.out" 2>&1 ||
 		! grep -qx '== arm64 cores' "$TEST_TMP/cells-table.out"; then
 		cat "$TEST_TMP/cells-table.out"
 		return 1
 	fi
-	FAKE_QEMU=rc=0 fails_with 2 "already holds results" "$PROJ/scripts/phantom-attach.sh" --out "$out" ||
+	FAKE_QEMU=rc=0 fails_with 2 "already holds results" "$PROJ/scripts/experiments/phantom-attach/phantom-attach.sh" --out "$out" ||
 		return 1
 	# A run with no option at all (results/NAME-<timestamp>), judged again.
 	rm -rf "$PROJ/results"
-	if ! FAKE_QEMU=rc=0 "$PROJ/scripts/pelt-bounds.sh" >"$TEST_TMP/defaults.out" 2>&1 ||
+	if ! FAKE_QEMU=rc=0 "$PROJ/scripts/experiments/pelt-bounds/pelt-bounds.sh" >"$TEST_TMP/defaults.out" 2>&1 ||
 		! out=$(echo "$PROJ"/results/pelt-bounds-*) || [ ! -d "$out" ] ||
-		! "$PROJ/scripts/pelt-bounds.sh" --table "$out" >>"$TEST_TMP/defaults.out" 2>&1; then
+		! "$PROJ/scripts/experiments/pelt-bounds/pelt-bounds.sh" --table "$out" >>"$TEST_TMP/defaults.out" 2>&1; then
 		tail -n 20 "$TEST_TMP/defaults.out"
 		return 1
 	fi

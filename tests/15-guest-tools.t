@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest programs' own logic, on the host: pelt_stress's leak check on
 # a real sched debug file and variants of it, workloads' and the tools'
-# input checks, and the tables of scripts/bench.sh and scripts/stress.sh.
+# input checks, and the tables of the bench and stress experiments
+# (scripts/experiments/).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 16
@@ -12,7 +13,8 @@ FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 build_tools() {
 	local prog
 	for prog in pelt_stress workloads phantom_attach pelt_bounds; do
-		gcc -O2 -Wall -Werror -pthread -o "$TEST_TMP/$prog" "$SCRIPTS_DIR/guest/$prog.c" || return 1
+		gcc -O2 -Wall -Werror -pthread -I"$SCRIPTS_DIR/guest" -o "$TEST_TMP/$prog" \
+			"$(bash -c '. "$1/lib.sh" && guest_code c' _ "$SCRIPTS_DIR" | grep "/$prog\.c$")" || return 1
 	done
 }
 check "the guest programs build without warnings" build_tools
@@ -71,7 +73,7 @@ check "workloads' probes skip without the sched debug file" probes_skip
 # spin's last clock read, and what the host charges to the task inside
 # it (interrupts without IRQ_TIME_ACCOUNTING, a hypervisor's steal), which
 # in CI under strace once came to 0.23 ms a period (2.231; 0.000-0.018
-# here, run alone or under scripts/deps-trace.sh).
+# here, run alone or under scripts/deps/deps-trace.sh).
 periodic_runs_its_share() {
 	local run
 	"$TEST_TMP/workloads" --seconds 2 --no-debug-file periodic-churn >"$TEST_TMP/periodic.txt" || return 1
@@ -80,8 +82,8 @@ periodic_runs_its_share() {
 	awk -v r="$run" 'BEGIN { exit !(r != "" && r >= 2 && r < 3) }'
 }
 check "workloads' periodic task runs 2 ms per wakeup beside fork churn" periodic_runs_its_share
-check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/stress.sh" --minutes 0
-check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/bench.sh" --seconds -1
+check "stress.sh refuses bad minutes" fails_with 2 "--minutes takes a positive number" "$SCRIPTS_DIR/experiments/stress/stress.sh" --minutes 0
+check "bench.sh refuses bad seconds" fails_with 2 "--seconds takes a positive number" "$SCRIPTS_DIR/experiments/bench/bench.sh" --seconds -1
 
 # bench_fixture DIR FIXED_VALUE [CANDIDATE_VALUE]: three boots per
 # kernel of one load, the reference at 100-110, the fixed kernel at
@@ -106,8 +108,8 @@ bench_fixture() {
 }
 
 bench_marks() {
-	# shellcheck source=scripts/bench.sh
-	. "$SCRIPTS_DIR/bench.sh"
+	# shellcheck source=scripts/experiments/bench/bench.sh
+	. "$SCRIPTS_DIR/experiments/bench/bench.sh"
 	bench_fixture "$TEST_TMP/b1" 104 >"$TEST_TMP/same.txt" &&
 		grep -q '^| pipe | round_trips (1/s) | 105 \[100-110\] | 105 \[100-110\] | 109 \[104-114\] | same |$' "$TEST_TMP/same.txt" &&
 		grep -q '^| periodic | cpu runnable_avg | 106 \[101-111\] .* same |$' "$TEST_TMP/same.txt" &&
@@ -174,8 +176,8 @@ dvfs_splat_counted() {
 }
 
 dvfs_marks() {
-	# shellcheck source=scripts/dvfs.sh
-	. "$SCRIPTS_DIR/dvfs.sh"
+	# shellcheck source=scripts/experiments/dvfs/dvfs.sh
+	. "$SCRIPTS_DIR/experiments/dvfs/dvfs.sh"
 	dvfs_fixture "$TEST_TMP/d1" 1005 1000000 >"$TEST_TMP/d1.txt" &&
 		grep -q '^| per-cpu | fixed | work | 3/3 | pass |$' "$TEST_TMP/d1.txt" &&
 		grep -q '^| per-cpu | fixed | invariance | 3/3 | pass |$' "$TEST_TMP/d1.txt" &&
@@ -235,8 +237,8 @@ dvfs_model_log() {
 # sub-period burst that PELT credits at 0.44 of its fmax util, and a job
 # that printed no parallel comparison.
 dvfs_model_checks() {
-	# shellcheck source=scripts/dvfs.sh
-	. "$SCRIPTS_DIR/dvfs.sh"
+	# shellcheck source=scripts/experiments/dvfs/dvfs.sh
+	. "$SCRIPTS_DIR/experiments/dvfs/dvfs.sh"
 	local d=$TEST_TMP/model
 	mkdir -p "$d"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
@@ -320,8 +322,8 @@ check "dvfs model checks: a boot whose two CPUs share one CPU's work fails, so d
 # (3); the CPU's own counter passes; the older job's logs have no record
 # and no row.
 dvfs_clocksource_check() {
-	# shellcheck source=scripts/dvfs.sh
-	. "$SCRIPTS_DIR/dvfs.sh"
+	# shellcheck source=scripts/experiments/dvfs/dvfs.sh
+	. "$SCRIPTS_DIR/experiments/dvfs/dvfs.sh"
 	local d=$TEST_TMP/clocksource rc=0
 	mkdir -p "$d"
 	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$d/validation.csv"
@@ -354,8 +356,8 @@ dvfs_clocksource_check() {
 check "dvfs clocksource: x86_64 on the HPET fails its boot (left out, exit 1), the CPU's counter passes, old logs have no row" dvfs_clocksource_check
 
 stress_counts_table() {
-	# shellcheck source=scripts/stress.sh
-	. "$SCRIPTS_DIR/stress.sh"
+	# shellcheck source=scripts/experiments/stress/stress.sh
+	. "$SCRIPTS_DIR/experiments/stress/stress.sh"
 	printf '# done: forks=10 exits=10 hotplugs=2\r\n' >"$TEST_TMP/s1.log"
 	printf '# done: forks=5 exits=5 hotplugs=1\n' >"$TEST_TMP/s2.log"
 	{

@@ -200,14 +200,15 @@ files_hold_table() {
 	done
 }
 # The removal series' benchmark table, in its cover letter and in
-# results.md, is what bench.sh --mail-table makes of the data.
+# records/2026-12-05-removal-wakeup-loads.md, is what bench.sh
+# --mail-table makes of the data.
 removal_table_from_data() {
 	local data=$PROJECT_DIR/Documentation/data
-	"$SCRIPTS_DIR/bench.sh" --mail-table "$data/wakeup-v7.1.5-x86_64" "$data/wakeup-v7.1.5-arm64" \
+	"$SCRIPTS_DIR/experiments/bench/bench.sh" --mail-table "$data/wakeup-v7.1.5-x86_64" "$data/wakeup-v7.1.5-arm64" \
 		>"$TEST_TMP/mail-table" || return 1
 	[ "$(wc -l <"$TEST_TMP/mail-table")" -eq 25 ] || { cat "$TEST_TMP/mail-table"; return 1; }
 	files_hold_table "$TEST_TMP/mail-table" "$PATCHES/mainline-removal/0000-cover-letter.patch" \
-		"$PROJECT_DIR/Documentation/results.md"
+		"$PROJECT_DIR/Documentation/records/2026-12-05-removal-wakeup-loads.md"
 }
 check "the removal series' benchmark table is bench.sh --mail-table of its data" removal_table_from_data
 
@@ -279,7 +280,7 @@ quotes_table() {
 # Documentation/mainline-measurements.md, quotes the rows bench.sh
 # --mail-table makes of the run it names.
 mainline_dvfs_table_from_data() {
-	"$SCRIPTS_DIR/bench.sh" --mail-table "$PROJECT_DIR/Documentation/data/dvfs-v7.1.5-arm64-pelt-alone" \
+	"$SCRIPTS_DIR/experiments/bench/bench.sh" --mail-table "$PROJECT_DIR/Documentation/data/dvfs-v7.1.5-arm64-pelt-alone" \
 		>"$TEST_TMP/dvfs-table" || return 1
 	quotes_table "$PROJECT_DIR/Documentation/mainline-measurements.md" "$TEST_TMP/dvfs-table"
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The posting flow, scripts/send-series.sh, on a scratch copy of the
+# The posting flow, scripts/posting/send-series.sh, on a scratch copy of the
 # project with a throwaway identity: the mail of patches/6.12.y is made
 # on Debian's tree, carries that identity and no other, passes
 # checkpatch.pl --strict, git am's onto the base, and git send-email
@@ -36,17 +36,17 @@ as() {
 	GIT_CONFIG_GLOBAL=$cfg GIT_CONFIG_NOSYSTEM=1 "$@"
 }
 
-check "send-series.sh --help" "$PROJ/scripts/send-series.sh" --help
+check "send-series.sh --help" "$PROJ/scripts/posting/send-series.sh" --help
 
 placeholder_refused() {
 	as "Seed maintainers <maintainers@users.noreply.a-seed.example>" \
-		fails_with 1 "is a placeholder" "$PROJ/scripts/send-series.sh" "$PROJ/patches/6.12.y"
+		fails_with 1 "is a placeholder" "$PROJ/scripts/posting/send-series.sh" "$PROJ/patches/6.12.y"
 }
 check "a placeholder identity (.example) is refused" placeholder_refused
 
 OUT=$TEST_TMP/outgoing
 dry_run() {
-	as "$ME" "$PROJ/scripts/send-series.sh" --out "$OUT" "$PROJ/patches/6.12.y" >"$TEST_TMP/dry.out" 2>&1 ||
+	as "$ME" "$PROJ/scripts/posting/send-series.sh" --out "$OUT" "$PROJ/patches/6.12.y" >"$TEST_TMP/dry.out" 2>&1 ||
 		{ cat "$TEST_TMP/dry.out"; return 1; }
 	grep -q '^Dry-OK' "$TEST_TMP/dry.out" || { cat "$TEST_TMP/dry.out"; return 1; }
 	# One message per file, each from the runner, none to a placeholder.
@@ -105,7 +105,7 @@ original_author() {
 	sed -i -e "0,/^From: .*/s//From: $ORIG/" -e '/^ <maintainers@/d' \
 		-e "0,/^Signed-off-by: /s//Signed-off-by: $ORIG\n[ Reworked. ]\n&/" "$p"
 	echo "$ORIG  # wrote the patch the first one reworks" >"$PROJ/patches/6.12.y/original-authors"
-	as "$ME" "$PROJ/scripts/send-series.sh" --out "$out" "$PROJ/patches/6.12.y" >"$TEST_TMP/orig.out" 2>&1 ||
+	as "$ME" "$PROJ/scripts/posting/send-series.sh" --out "$out" "$PROJ/patches/6.12.y" >"$TEST_TMP/orig.out" 2>&1 ||
 		{ cat "$TEST_TMP/orig.out"; rc=1; }
 	cp "$TEST_TMP/0001.saved" "$p"
 	rm "$PROJ/patches/6.12.y/original-authors"
@@ -127,7 +127,7 @@ placeholder_trailer() {
 	p=$(find "$PROJ/patches/6.12.y" -name '0001-*.patch')
 	sed -i '0,/^Signed-off-by: /s//Tested-by: Nobody <nobody@example.com>\n&/' "$p"
 	as "$ME" fails_with 1 "placeholder address nobody@example.com" \
-		"$PROJ/scripts/send-series.sh" --out "$TEST_TMP/outgoing-bad" "$PROJ/patches/6.12.y" &&
+		"$PROJ/scripts/posting/send-series.sh" --out "$TEST_TMP/outgoing-bad" "$PROJ/patches/6.12.y" &&
 		! grep -q '^Dry-OK' "$TEST_TMP/fail.out"
 }
 check "a placeholder address in a trailer stops the run before git send-email" placeholder_trailer

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The emulated DVFS clock in short form (scripts/dvfs.sh): the fixed
-# kernel for arm64 with the harness's cpufreq driver boots once per policy
+# The emulated DVFS clock in short form
+# (scripts/experiments/dvfs/dvfs.sh): the fixed kernel for arm64 with the harness's cpufreq driver boots once per policy
 # shape (one clock per CPU, the same taking requests from any CPU, one
 # clock for both) on two vCPUs under multi-threaded TCG; every check of
 # its validation is measured (work per frequency, the two CPUs at once,
@@ -31,7 +31,7 @@ SHAPES="per-cpu remote shared"
 # the boots that were not left out, and is not judged on the others.
 dvfs_run() {
 	local rc=0
-	"$SCRIPTS_DIR/dvfs.sh" --boots 1 --variants fixed --loads spawn --seconds 1 --out "$OUT" \
+	"$SCRIPTS_DIR/experiments/dvfs/dvfs.sh" --boots 1 --variants fixed --loads spawn --seconds 1 --out "$OUT" \
 		2>"$TEST_TMP/dvfs.err" || rc=$?
 	tail -n 3 "$TEST_TMP/dvfs.err"
 	[ -s "$OUT/table.txt" ] || return 1

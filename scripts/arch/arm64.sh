@@ -16,9 +16,10 @@ ARCH_TOPOLOGIES="asym"
 # Possible CPUs beyond the topology's: device tree CPU nodes QEMU has no
 # CPU for (PSCI CPU_ON fails), so they stay offline.
 ARCH_POSSIBLE_CPUS=yes
-# The emulated DVFS clock (scripts/dvfs.sh): frequency invariance as the
-# cpufreq core gives it on real arm64 hardware, so scripts/dvfs.sh's
-# default arch. The vCPUs' own counter is the generic timer's.
+# The emulated DVFS clock (scripts/experiments/dvfs/dvfs.sh): frequency
+# invariance as the cpufreq core gives it on real arm64 hardware, so
+# scripts/experiments/dvfs/dvfs.sh's default arch. The vCPUs' own counter is
+# the generic timer's.
 ARCH_DVFS=preferred
 ARCH_CLOCKSOURCE=arch_sys_counter
 ARCH_DT_CPU=arm,cortex-a57

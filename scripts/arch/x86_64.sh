@@ -16,17 +16,17 @@ ARCH_CONFIGS="no-smp"
 # An x86 kernel counts the firmware's hot-pluggable CPUs as possible only
 # under a hypervisor it recognises, which TCG is not: no --possible-cpus.
 ARCH_POSSIBLE_CPUS=no
-# The emulated DVFS clock (scripts/dvfs.sh). The vCPUs' own counter is
-# the TSC: the HPET (MMIO) and ACPI PM timer (an I/O port) are devices
-# QEMU serves under its global lock, one vCPU at a time, so two vCPUs
+# The emulated DVFS clock (scripts/experiments/dvfs/dvfs.sh). The vCPUs' own
+# counter is the TSC: the HPET (MMIO) and ACPI PM timer (an I/O port) are
+# devices QEMU serves under its global lock, one vCPU at a time, so two vCPUs
 # reading them (every ktime_get(), every hrtimer interrupt) wait for each
 # other, and did on every boot until the driver declared the TSC constant
 # (Documentation/data/dvfs-x86_64-clocksource/). Under TCG there is no
-# APERF/MPERF: the driver sets the frequency scale itself. tsc=reliable:
-# no clocksource watchdog on the TSC (QEMU's is the host's counter); its
+# APERF/MPERF: the driver sets the frequency scale itself. tsc=reliable: no
+# clocksource watchdog on the TSC (QEMU's is the host's counter); its
 # reference, the HPET, lags under QEMU: a boot of 2026-12-06 had its TSC
-# marked unstable for "frequency skew" (HPET 507.24 ms against TSC
-# 507.57 ms) and ran its loads on the HPET
+# marked unstable for "frequency skew" (HPET 507.24 ms against TSC 507.57 ms)
+# and ran its loads on the HPET
 # (Documentation/data/dvfs-x86_64-clocksource/watchdog/).
 ARCH_DVFS=yes
 ARCH_CLOCKSOURCE=tsc

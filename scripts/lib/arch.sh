@@ -20,8 +20,9 @@
 #   ARCH_CONFIGS        the optional fragments of scripts/config/ that
 #                       only it builds (build-matrix.sh: no-smp)
 #   ARCH_POSSIBLE_CPUS  yes: guest-boot.sh --possible-cpus works there
-#   ARCH_DVFS           yes, or preferred (scripts/dvfs.sh's default):
-#                       the emulated cpufreq driver covers it; no: not
+#   ARCH_DVFS           yes, or preferred (the default of
+#                       scripts/experiments/dvfs/dvfs.sh): the emulated
+#                       cpufreq driver covers it; no: not
 #   ARCH_CLOCKSOURCE    the clocksource a vCPU reads without QEMU's
 #                       global lock (its own counter); dvfs.sh's check
 #   ARCH_DVFS_APPEND    kernel parameters the emulated DVFS clock needs

@@ -41,17 +41,18 @@ alternative_patch() {
 }
 
 # The harness's additions to a variant's tree, never for merging: V+S is
-# variant V's tree plus S's patch (under scripts/kernel/), built with
-# S's config fragment (under scripts/config/) if it has one. The one
+# variant V's tree plus S's patch, built with S's config fragment if it
+# has one (paths under scripts/: an experiment's own are in its folder
+# of scripts/experiments/). The one
 # table of them: kernel-tree.sh, kernel-build.sh and check_variant read
 # it, so a new suffix is a line here.
 VARIANT_SUFFIXES="diag dvfs removal-wrap"
 declare -A VARIANT_SUFFIX_PATCH=(
-	[diag]=diagnostics-fork-placement.patch
-	[dvfs]=harness/emulated-cpufreq.patch
-	[removal-wrap]=harness/v7.0-removal-on-6.12.patch
+	[diag]=experiments/diagnose/diagnostics-fork-placement.patch
+	[dvfs]=experiments/dvfs/emulated-cpufreq.patch
+	[removal-wrap]=kernel/harness/v7.0-removal-on-6.12.patch
 )
-declare -A VARIANT_SUFFIX_CONFIG=([dvfs]=dvfs.config)
+declare -A VARIANT_SUFFIX_CONFIG=([dvfs]=experiments/dvfs/dvfs.config)
 declare -A VARIANT_SUFFIX_ABOUT=(
 	[diag]="counters in /sys/kernel/debug/fork_diag"
 	[dvfs]="an emulated DVFS driver for schedutil, 6.12 and later"
@@ -69,12 +70,12 @@ variant_suffix() {
 }
 
 # A variant, optionally ending in +S for suffixes S of VARIANT_SUFFIXES
-# (above). Besides VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES alone, and
-# alt-X is a candidate fix weighed against the series: the
-# regressed tree plus alternative_patch X; V+alt-X is variant V's tree
-# plus that patch (reference+alt-B: (B) without the fast path);
-# fixed@S is the fixed tree of the series patches/S (as SERIES=patches/S
-# makes it), so that two series can be booted side by side.
+# (above). Besides VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES
+# alone, and alt-X is a candidate fix weighed against the series: the
+# regressed tree plus alternative_patch X; V+alt-X is variant V's tree plus
+# that patch (reference+alt-B: (B) without the fast path); fixed@S is the
+# fixed tree of the series patches/S (as SERIES=patches/S makes it), so that
+# two series can be booted side by side.
 check_variant() {
 	local v=$1 s
 	while s=$(variant_suffix "$v"); do v=${v%+"$s"}; done

@@ -4,6 +4,37 @@
 # logs and the failures guest-boot.sh leaves in them.
 # Sourced by scripts/lib.sh, never run.
 
+# The code the guests run: scripts/guest/ (/init, the selftest's side and
+# the harness's own jobs) and the guest/ folder of each experiment in
+# scripts/experiments/. guest-initramfs.sh puts all of it into the
+# guest's /guest/, so a job's or a program's name is unique among them
+# (tests/10).
+guest_code_dirs() {
+	printf '%s\n' "$SCRIPTS_DIR/guest" "$SCRIPTS_DIR"/experiments/*/guest
+}
+
+# guest_code EXTENSION: every file of the guests' code ending in
+# .EXTENSION (sh: the jobs, c: the programs), one path a line.
+guest_code() {
+	local dir file
+	while read -r dir; do
+		for file in "$dir"/*."$1"; do
+			[ ! -e "$file" ] || echo "$file"
+		done
+	done < <(guest_code_dirs)
+}
+
+# guest_jobs: what guest-boot.sh --job takes, space-separated. No
+# program run: guest-boot.sh asks it on every boot.
+guest_jobs() {
+	local jobs=selftest file
+	while read -r file; do
+		file=${file##*/}
+		jobs+=" ${file%.sh}"
+	done < <(guest_code sh)
+	echo "$jobs"
+}
+
 # build_guests ARCH SUFFIX "VARIANTS" [KERNEL_BUILD_ARG...]: build the
 # kernel of each variant (VARIANT+SUFFIX, e.g. +diag) and the initramfs
 # of ARCH, all before any guest boots: no guest may run while a build
@@ -23,9 +54,10 @@ build_guests() {
 
 # Guest topologies. cores (2 cores) and smt (1 core of 2 threads) are the
 # 2-vCPU guests every tool boots by default; the machine shapes of the
-# selftest's calibration (Documentation/results.md, "Machine shapes") are
-# coresN (N cores), smtCxT (C cores of T threads), numaNxC (N NUMA nodes
-# of C cores each) and asymBxL (B big and L little cores,
+# selftest's calibration
+# (Documentation/records/2026-12-06-selftest-machine-shapes.md, "Machine
+# shapes") are coresN (N cores), smtCxT (C cores of T threads), numaNxC (N
+# NUMA nodes of C cores each) and asymBxL (B big and L little cores,
 # capacity-dmips-mhz 1024 and 485 as RK3399's device tree has); which
 # arch QEMU makes smt and asym shapes for is its record's ARCH_TOPOLOGIES.
 # topology_shape TOPOLOGY prints "VCPUS NODES CORES THREADS BIG LITTLE"

@@ -1,12 +1,12 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0
-# The untraced side door of scripts/deps-trace.sh: a command that would
+# The untraced side door of scripts/deps/deps-trace.sh: a command that would
 # cost make check most of its time under strace runs outside it, with
 # only the programs it executes recorded.
 # Sourced by scripts/lib.sh, never run.
 
 # run_untraced [--alone] CMD...: run the program CMD (not a shell function) and
-# return its status. Under scripts/deps-trace.sh (FORK_REGRESSION_UNTRACED
+# return its status. Under scripts/deps/deps-trace.sh (FORK_REGRESSION_UNTRACED
 # names its server's directory) CMD runs outside the traced tree, in the
 # server that deps-trace.sh started before strace: with this shell's
 # environment, directory, stdout and stderr, stdin /dev/null, its
@@ -34,7 +34,7 @@ run_untraced() {
 		return
 	fi
 	if [ ! -p "$dir/requests" ] || ! kill -0 "$(cat "$dir/server" 2>/dev/null)" 2>/dev/null; then
-		die "FORK_REGRESSION_UNTRACED=$dir: no scripts/deps-trace.sh server there"
+		die "FORK_REGRESSION_UNTRACED=$dir: no scripts/deps/deps-trace.sh server there"
 	fi
 	request=$(mktemp -d "$dir/request.XXXXXX")
 	! $alone || : >"$request/alone"

@@ -1,0 +1,280 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Side effects of the PELT change on work it was not written for: the
+# loads of scripts/experiments/bench/guest/workloads.c (spawn, pipe
+# ping-pong, hackbench-like messaging, thread create/join, execve(), a
+# shell spawning commands, a periodic task with and without fork churn on
+# its CPU; when named, the wakeup-heavy ones: hackbench -T-like messaging,
+# a pipe herd, TCP_RR on loopback, schbench-like wakeup latency) on every
+# kernel, boots interleaved, and the utilization schedutil would see.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR/../..
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib.sh"
+
+# What the guest's bench job runs without --loads (guest/workloads.c:
+# every load but the probes).
+DEFAULT_LOADS="spawn pipe messaging threads exec shell periodic periodic-churn"
+# Wakeup-heavy loads, which go through the lockless removal of a task's
+# sums on each wakeup migration; named with --loads.
+WAKEUP_LOADS="messaging-threads pipeherd tcp-rr schbench"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+       $(basename "$0") --mail-table DIR...
+
+Boots every kernel R times, interleaved, each running every load for S
+seconds in a cpu cgroup. Writes DIR/bench.csv
+(arch,kernel,boot,load,metric,value,unit), DIR/util.csv
+(arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,
+samples) and DIR/table.txt: per load the median and range over the boots
+of each kernel, and per load the medians of the loaded CPU's util_avg,
+runnable_avg and util_est (what=cpu) and of the periodic task's own
+(what=task), and the median of the frequency schedutil asks for at each
+sample on a frequency-invariant CPU, in % of the highest: 1.25 x
+max(util_avg, runnable_avg, util_est), each capped at 1024, as v7.1.5's
+schedutil computes it without rt, dl or irq time (see
+scripts/experiments/bench/guest/workloads.c). A row is marked "differs
+(K...)" naming each candidate kernel K (fixed, and any alt-X of scripts/kernel/alternatives/) whose median is
+further from the reference kernel's than the larger of the two kernels'
+ranges (run-to-run spread). Exits 1 when a row differs or a result is
+missing, 0 otherwise, except for the rows that measure what dead tasks
+leave behind, which a fix is meant to change: the CPU's averages in
+the loads where tasks die on that CPU (spawn, periodic-churn; the
+periodic task's own, the CPU's under periodic alone and schedutil's
+request everywhere do count), and the probes exit-residue and
+wake-residue (util left on an idle CPU by tasks that died there or
+migrated away on wakeup; see scripts/experiments/bench/guest/
+workloads.c), which run only when named in --loads.
+
+With --mail-table, boots nothing: prints the medians [ranges] of the
+bench.csv of each DIR (runs of this script or of dvfs.sh, one per arch)
+as a cover letter quotes them: a block per arch (and dvfs.sh's clock
+shape), a line per load and metric, a column per kernel in the order of
+the first DIR; 100000 and more in thousands (k), 100 and more whole, the
+rest to 3 significant digits.
+
+$(experiment_usage)
+  --seconds S         seconds per load (default 4)
+  --loads "L..."      the loads to run (default: every workload, no
+                      $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; run only when named: the wakeup-heavy loads $WAKEUP_LOADS, and the probes exit-residue, wake-residue and group-residue)" |
+	sed '2,$s/^/                      /')
+                      (tcp-rr needs --extra-config
+                      scripts/experiments/bench/net.config: the guests' kernels
+                      have no networking otherwise)
+  --no-monitor        the sampler leaves the sched debug file alone and
+                      reads only the periodic task's own utilization (no
+                      what=cpu rows); see stress.sh --help
+USAGE
+}
+
+EXP_NAME=bench EXP_BOOTS=5
+SECONDS_PER_LOAD=4 MONITOR="" LOADS=""
+
+exp_option() {
+	EXP_SHIFT=2
+	case "$1" in
+	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
+	--no-monitor) MONITOR=" --no-debug-file"; EXP_SHIFT=1 ;;
+	--loads)
+		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		LOADS=" $2"
+		;;
+	*) return 1 ;;
+	esac
+}
+
+exp_boot_args() {
+	printf '%s\n' --job bench --args "$SECONDS_PER_LOAD$MONITOR$LOADS" \
+		--timeout $((300 + 4 * SECONDS_PER_LOAD * $(wc -w <<<"${LOADS:-$DEFAULT_LOADS}")))
+}
+
+# exp_collect DIR ARCH: DIR/bench.csv, DIR/util.csv and the tables; 1
+# when a row that counts differs or a result is missing.
+exp_collect() {
+	local out=$1 arch=$2 v b
+	echo "arch,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
+	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
+	for b in $(seq "$EXP_BOOTS"); do
+		for v in $EXP_VARIANTS; do
+			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
+		done
+	done
+	bench_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" | tee "$out/table.txt"
+	# The rows that count, read through process substitution: behind a
+	# pipe, grep -q's early exit could kill the first grep (SIGPIPE) on a
+	# table of more than 4 KiB and, under pipefail, hide a difference.
+	! grep -q '| differs (' < <(grep -v -e '^| [a-z]*-residue |' \
+		-e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt") &&
+		! grep -q 'missing' "$out/table.txt"
+}
+
+main() {
+	local v
+	if [ "${1:-}" = --mail-table ]; then
+		shift
+		[ $# -gt 0 ] || usage_error "--mail-table needs a results directory"
+		for v in "$@"; do
+			[ -s "$v/bench.csv" ] || usage_error "$v has no bench.csv"
+		done
+		mail_table "$@"
+		return
+	fi
+	experiment_main "$@"
+}
+
+UTIL_CSV_HEADER=arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,samples
+
+# bench_rows PREFIX LOG DIR: the guest's "@@@ bench" and "@@@ util" lines
+# as rows of DIR/bench.csv and DIR/util.csv.
+bench_rows() {
+	tr -d '\r' <"$2" | console_awk -v pre="$1" -v bench="$3/bench.csv" -v util="$3/util.csv" '
+		/^@@@ bench .* value=/ {
+			print pre "," kv("load") "," kv("metric") "," kv("value") "," kv("unit") >>bench
+		}
+		/^@@@ util / {
+			print pre "," kv("load") "," kv("what") "," kv("util_avg") "," kv("runnable_avg") "," \
+				kv("util_est") "," kv("schedutil_pct") "," kv("samples") >>util
+		}'
+}
+
+# bench_tables DIR "VARIANTS" BOOTS: the two tables of table.txt.
+bench_tables() {
+	awk -F, -v variants="$2" -v boots="$3" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
+		"$1/bench.csv" "$1/util.csv" <<'AWK'
+function summary(key, v,   n, a, i) {
+	n = count[key, v]
+	if (!n) return "missing"
+	for (i = 1; i <= n; i++) a[i] = val[key, v, i]
+	med[key, v] = median(a, n)
+	lo[key, v] = a[1]; hi[key, v] = a[n]
+	return sprintf("%.6g [%.6g-%.6g]", med[key, v], a[1], a[n])
+}
+# differs(key): the candidates (fixed, alt-X) whose median is further
+# from the reference median than the larger range of the two.
+function differs(key,   i, c, d, out) {
+	if (!count[key, "reference"]) return "n/a"
+	out = ""
+	for (i = 1; i <= nv; i++) {
+		c = vs[i]
+		if (c == "reference" || c == "regressed") continue
+		if (!count[key, c]) return "missing"
+		d = med[key, c] - med[key, "reference"]
+		if (d < 0) d = -d
+		if (d > range_spread(key, c)) out = out (out == "" ? "" : ", ") c
+	}
+	return out == "" ? "same" : "differs (" out ")"
+}
+BEGIN { nv = split(variants, vs, " ") }
+FNR == 1 { file++; next }
+file == 1 { add($4 " | " $5 " (" $7 ")", $2, $6) }
+file == 2 {
+	add("util " $4 " | " $5 " util_avg", $2, $6)
+	add("util " $4 " | " $5 " runnable_avg", $2, $7)
+	add("util " $4 " | " $5 " util_est", $2, $8)
+	if ($5 == "cpu")
+		add("util " $4 " | " $5 " schedutil % of max freq", $2, $9)
+}
+END {
+	for (t = 1; t <= 2; t++) {
+		if (t == 1) printf "| load | metric |"
+		else printf "\n| load | what |"
+		for (i = 1; i <= nv; i++) printf " %s |", vs[i]
+		print " vs reference |"
+		printf "|---|---|"
+		for (i = 1; i <= nv; i++) printf "---|"
+		print "---|"
+		for (k = 1; k <= nkeys; k++) {
+			key = keys[k]
+			if ((t == 1) == (key ~ /^util /)) continue
+			name = key; sub(/^util /, "", name)
+			printf "| %s |", name
+			for (i = 1; i <= nv; i++) printf " %s |", summary(key, vs[i])
+			printf " %s |\n", differs(key)
+		}
+	}
+	printf "\n%s boots per kernel; median [min-max] over the boots.\n", boots
+}
+AWK
+}
+
+# mail_table DIR...: the --mail-table text of the DIRs' bench.csv.
+mail_table() {
+	awk -F, -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "${@/%//bench.csv}" <<'AWK'
+function num(x,   a) {
+	a = x < 0 ? -x : x
+	if (a >= 100000) return sprintf("%.0fk", x / 1000)
+	if (a >= 100) return sprintf("%.0f", x)
+	return sprintf("%.3g", x)
+}
+function pad(s, w) { return sprintf("%-" w "s", s) }
+# The columns by name: bench.sh's bench.csv, or dvfs.sh's, which has a
+# policy (the clock shape) after the arch; a block per arch and policy.
+FNR == 1 {
+	file = FILENAME
+	delete col
+	for (i = 1; i <= NF; i++) col[$i] = i
+	next
+}
+{
+	group = $col["arch"] ("policy" in col ? " " $col["policy"] : "")
+	kernel = $col["kernel"]; load = $col["load"]; unit = $col["unit"]
+	# The unit as it reads after the metric: round_trips/s, wakeup_p99
+	# us; util (of util_after, util_per_removal) goes without saying.
+	metric = $col["metric"] (unit == "1/s" ? "/s" : unit == "util" ? "" : " " unit)
+}
+# Two runs of one arch are not pooled: their boots are not one sample.
+group in group_file && group_file[group] != file {
+	printf "error: %s and %s both hold %s runs\n", group_file[group], file, group >"/dev/stderr"
+	bad = 1
+	exit 2
+}
+{
+	if (!(group in group_file)) { group_file[group] = file; groups[++ng] = group }
+	if (!(kernel in v_seen)) { v_seen[kernel] = 1; vs[++nv] = kernel }
+	if (!((group, load, metric) in row_seen)) {
+		row_seen[group, load, metric] = 1
+		rows[group, ++nrows[group]] = load SUBSEP metric
+	}
+	add(group SUBSEP load SUBSEP metric, kernel, $col["value"])
+}
+END {
+	if (bad) exit 2
+	if (!ng) { print "error: no results in " ARGV[1] >"/dev/stderr"; exit 2 }
+	for (i = 1; i <= nv; i++) w[i] = length(vs[i])
+	for (g = 1; g <= ng; g++) {
+		if (length(groups[g]) > wl) wl = length(groups[g])
+		for (r = 1; r <= nrows[groups[g]]; r++) {
+			split(rows[groups[g], r], lm, SUBSEP)
+			if (length(lm[1]) > wl) wl = length(lm[1])
+			if (length(lm[2]) > wm) wm = length(lm[2])
+			key = groups[g] SUBSEP rows[groups[g], r]
+			for (i = 1; i <= nv; i++) {
+				n = count[key, vs[i]]
+				if (!n) { cell[key, i] = "missing"; continue }
+				for (j = 1; j <= n; j++) x[j] = val[key, vs[i], j]
+				m = median(x, n)
+				cell[key, i] = num(m) " [" num(x[1]) "-" num(x[n]) "]"
+				if (length(cell[key, i]) > w[i]) w[i] = length(cell[key, i])
+			}
+		}
+	}
+	for (g = 1; g <= ng; g++) {
+		if (g > 1) print ""
+		line = "  " pad(groups[g], wl) "  " pad("", wm)
+		for (i = 1; i <= nv; i++) line = line "  " pad(vs[i], w[i])
+		sub(/ +$/, "", line); print line
+		for (r = 1; r <= nrows[groups[g]]; r++) {
+			split(rows[groups[g], r], lm, SUBSEP)
+			key = groups[g] SUBSEP rows[groups[g], r]
+			line = "  " pad(lm[1], wl) "  " pad(lm[2], wm)
+			for (i = 1; i <= nv; i++) line = line "  " pad(cell[key, i], w[i])
+			sub(/ +$/, "", line); print line
+		}
+	}
+}
+AWK
+}
+
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

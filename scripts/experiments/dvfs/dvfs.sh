@@ -1,0 +1,502 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What the PELT change does where schedutil sets the clock: every kernel
+# with the emulated DVFS driver (VARIANT+dvfs), its validation, then the
+# loads of scripts/experiments/bench/guest/workloads.c under schedutil,
+# per policy shape.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR/../..
+. "$(dirname "${BASH_SOURCE[0]}")/../../lib.sh"
+
+FMAX_KHZ=2000000	# scripts/experiments/dvfs/emulated-cpufreq.patch
+WORK_TOLERANCE=0.05	# work per second within 5 % of f / fmax
+# A periodic task's util_avg at f within 10 % of its util_avg at fmax: what
+# frequency invariance gives; without it, 0.57 fmax would read 75 % more.
+UTIL_TOLERANCE=0.10
+# The checks that judge a boot rather than the emulation: a boot failing
+# one (its job did not complete, its CPUs did not compute in parallel)
+# is not of the machine the tables are about, and is left out of them.
+BOOT_CHECKS="completed parallel clocksource"
+LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
+
+pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
+
+# The arches the emulated cpufreq driver covers, and the default one
+# (their records' ARCH_DVFS; ARCH_CLOCKSOURCE and ARCH_DVFS_APPEND say
+# what the model needs there, and why).
+DVFS_ARCHES=$(arches_where ARCH_DVFS yes preferred)
+DVFS_DEFAULT_ARCH=$(arches_where ARCH_DVFS preferred)
+DVFS_DEFAULT_ARCH=${DVFS_DEFAULT_ARCH%% *}
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [options]
+
+Builds each kernel with scripts/experiments/dvfs/emulated-cpufreq.patch
+(never for merging; 6.12 and later) and boots it R times per policy
+shape, kernels interleaved. Emulated: eight frequencies from fmax/4 to
+fmax; a CPU at f owes fmax/f - 1 of stall for each unit of its work (the
+time tasks other than idle run there) and pays it in a busy wait in a
+timer interrupt while a task runs there, after every millisecond of work
+and soon after a switch from idle, so that a burst shorter than a
+millisecond pays too and what a burst owes at its end is paid by the
+next (idle never forgives it; an idle CPU takes no timer interrupt);
+the stall is charged to the running task as a slower clock would be,
+and the scheduler's frequency scale is f/fmax (frequency invariance as
+the cpufreq core gives it, or, where the arch under TCG has no counter
+of its own for it, as the driver sets it; scripts/arch/ARCH.sh says
+which, and what the model needs on the command line). Not emulated:
+switch latency (the rate limit is cpufreq's default, 1 ms), memory that
+keeps its speed, the interrupt latency a busy wait adds (up to 3 ms at
+fmin), power.
+
+The machine: 2 vCPUs under multi-threaded TCG, each on a host core of
+its own, in host time: two CPUs that compute at once, at the host's
+speed and with its noise. Each boot checks that they do (below); the
+kernels of one run are interleaved boot by boot and compared by their
+medians and ranges, so that the host's drift hits them alike. --icount
+runs the older model: one TCG thread counts the instructions of every
+vCPU as guest time (1 ns each), which takes the host's speed and noise
+out, but there two busy CPUs share one CPU's work (the second does
+almost nothing: QEMU 7.2 splits it 96/4), so it fails the parallel
+check and every figure with two busy CPUs is of a machine that is none.
+
+Each boot first validates the emulation (userspace governor). Every
+comparison alternates its two sides in windows of 40 ms (400 ms for
+util_avg), A B A, over rounds, and takes the median of B / mean(A, A),
+so that a jump of the host's speed spoils a round, not the check
+(guest/dvfs_work.c of scripts/experiments/dvfs/): a pinned loop's work
+per second at every frequency must be f/fmax of its work at fmax within $(pct $WORK_TOLERANCE) % (15 rounds);
+that loop on the last CPU and one on CPU 0 at once must each do the work
+it does alone within $(pct $WORK_TOLERANCE) % (40 rounds: "parallel", two CPUs that
+compute at once); the loop doing a quarter of each 20 ms period's worth
+of fmax work must have the same util_avg at 0.57 fmax as at fmax within
+$(pct $UTIL_TOLERANCE) % (frequency invariance, 5 rounds), and so must one doing 0.3 ms of
+fmax work every 4 ms at fmin ("burst": shorter than the driver's
+period); alone under schedutil the loop must bring its CPU to fmax with
+util_avg of at least 95 % of 1024. Then, under schedutil, every load for
+S seconds.
+
+Writes DIR/validation.csv, DIR/bench.csv
+(arch,policy,kernel,boot,load,metric,value,unit; the loads' own metrics
+plus mean_freq, the busy-time-weighted mean frequency over all CPUs, and
+energy, a proxy: the busy time at each frequency times (f/fmax)^3, the
+dynamic power of a core whose voltage follows its frequency, idle free,
+per second of the load, and per thousand operations for the loads that
+count them) and DIR/table.txt. A candidate (fixed, alt-X) loses to the
+reference where its median is worse than the reference's by more than
+the larger range of the two: in the load's own metric (lower
+throughput, higher lateness), in the fork rate of periodic-churn's
+loop, or in energy without more of the load's own metric; in the first
+two also where every one of its boots is worse than every boot of the
+reference (3 boots or more each). The other rows are diagnostics. A
+boot whose guest job did not finish (an OOM kill) or that failed (a
+splat, a panic, a hang) fails the "completed" check; one whose
+clocksource at the parallel check or after the loads is not the CPU's
+own counter (ARCH_CLOCKSOURCE: a device clocksource is one that QEMU
+serves under a lock the two vCPUs then share) fails "clocksource". completed, parallel and clocksource are judged per
+boot, and the figures of a boot that failed one are left out of the
+load tables (they are not of the machine the tables are about); a
+table cell that has fewer values than boots says "(n of N boots)". The
+emulation's accuracy (work, invariance, burst) is judged on the median
+over the boots and shapes of a kernel that were not left out, at each
+frequency, since one boot's measurement carries the host's noise: the
+"passed" column counts the boots within tolerance, the verdict is the
+median's, "(every boot left out)" where no boot remains
+(validation.csv has every boot's value). schedutil_fmax is judged on
+every boot not left out, "(every boot left out)" where none remains: its
+median of 21 readings carries the host's interference too (980-1001
+with strace around QEMU, 1016-1022 without, 963 in a CI run:
+Documentation/data/dvfs-parallel-under-strace/). Exits 1 when a check
+other than parallel fails, a result is missing or a candidate loses; 3
+("cannot judge here") when the only failures are boots whose CPUs did
+not compute in parallel (this host's cores interfered with each other);
+0 otherwise.
+
+$(experiment_usage)
+  --seconds S         seconds per load (default 4)
+  --loads "L..."      loads (default: $LOADS_DEFAULT)
+  --policies "P..."   policy shapes: per-cpu (one clock per CPU, whose
+                      driver drops a request made on another CPU, as
+                      virtual-cpufreq does), remote (one clock per CPU,
+                      requests from any CPU taken, as scmi, cpufreq-dt,
+                      cppc and qcom-hw do: dvfs_possible_from_any_cpu)
+                      and shared (one clock for all CPUs); default all
+  --period-us N       the driver's period (default 1000), the work a CPU
+                      does between two stalls; longer periods make the
+                      stalls coarser. With the driver of before
+                      2026-12-06 (idle CPUs took its timer too, one arch
+                      on a device clocksource) the parallel comparison at fmax
+                      failed 4 of 8 times at 1000, 2 of 8 at 4000, none
+                      without the driver
+                      (Documentation/data/dvfs-parallel-timer-period/);
+                      since, that arch 1 of 10 at 1000
+                      (Documentation/data/dvfs-x86_64-clocksource/)
+  --rate-limit-us N   schedutil's rate limit in the guests (default: what
+                      schedutil takes from the driver, 1 ms; 0 lets
+                      every update through), for ablations
+  (--icount gives the one-instruction-stream model above, for comparison
+  with figures measured on it; --table DIR of a run older than
+  DIR/run.args needs the run's --arch, --variants, --boots, --policies,
+  --loads and --seconds given again)
+USAGE
+}
+
+EXP_NAME=dvfs EXP_BOOTS=5 EXP_SUFFIX=+dvfs
+EXP_ARCH=$DVFS_DEFAULT_ARCH EXP_ARCHES_OK=$DVFS_ARCHES
+SECONDS_PER_LOAD=4 LOADS=$LOADS_DEFAULT POLICIES="per-cpu remote shared" PERIOD="" RATE_LIMIT=""
+
+exp_option() {
+	EXP_SHIFT=2
+	case "$1" in
+	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
+	--loads)
+		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		LOADS=$2
+		;;
+	--policies)
+		[[ "${2:-}" =~ ^(per-cpu|remote|shared)( (per-cpu|remote|shared))*$ ]] ||
+			usage_error "--policies takes per-cpu, remote and/or shared, got '${2:-}'"
+		POLICIES=$2
+		;;
+	--period-us)
+		positive_option "$1" "${2:-}"
+		PERIOD="emulated_cpufreq.period_us=$2"
+		;;
+	--rate-limit-us)
+		[[ "${2:-}" =~ ^(0|[1-9][0-9]*)$ ]] || usage_error "--rate-limit-us takes a whole number of microseconds"
+		RATE_LIMIT="dvfs.rate_limit_us=$2"
+		;;
+	*) return 1 ;;
+	esac
+}
+
+exp_boot_args() {
+	printf '%s\n' --job dvfs --args "$SECONDS_PER_LOAD $LOADS" \
+		--timeout $((600 + 20 * SECONDS_PER_LOAD * $(wc -w <<<"$LOADS")))
+}
+
+# exp_boot ARCH TOPOLOGY DIR: every kernel R times per policy shape,
+# each shape's console logs in DIR/POLICY/logs/.
+exp_boot() {
+	local policy
+	for policy in $POLICIES; do
+		mkdir -p "$3/$policy/logs"
+		experiment_boot "$1" "$2" "$3/$policy" "dvfs $policy" \
+			"$(policy_params "$policy")$(model_params "$1")${PERIOD:+ $PERIOD}${RATE_LIMIT:+ $RATE_LIMIT}"
+	done
+}
+
+exp_collect() {
+	local out=$1 arch=$2 policy b v
+	echo "arch,policy,kernel,boot,check,khz,value,expected,ok" >"$out/validation.csv"
+	echo "arch,policy,kernel,boot,load,metric,value,unit" >"$out/bench.csv"
+	for policy in $POLICIES; do
+		for b in $(seq "$EXP_BOOTS"); do
+			for v in $EXP_VARIANTS; do
+				dvfs_rows "$arch,$policy,$v,$b" "$out/$policy/logs/$arch-$v-$b.log" \
+					"$SECONDS_PER_LOAD" "$out"
+			done
+		done
+	done
+	dvfs_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" "$POLICIES" "$LOADS" | tee "$out/table.txt"
+	dvfs_verdict "$out"
+}
+
+main() { experiment_main "$@"; }
+
+# dvfs_verdict DIR: 1 where a check other than parallel failed, a result
+# is missing or a candidate loses; 3 ("cannot judge here") where the only
+# failures are boots whose two CPUs did not compute in parallel (their
+# figures are left out of the tables: this host's CPUs interfered); else 0.
+dvfs_verdict() {
+	local unparallel
+	if grep -v '^| [a-z-]* | [^|]* | parallel |' "$1/table.txt" |
+		grep -q -e 'missing' -e '| fail |' -e 'loses ('; then
+		return 1
+	fi
+	unparallel=$(awk -F, '$5 == "parallel" && $9 == "fail"' "$1/validation.csv" | wc -l)
+	if [ "$unparallel" -gt 0 ]; then
+		echo "cannot judge here: $unparallel boot(s) whose two CPUs did not each do their solo work at once (the parallel check); their figures are left out" >&2
+		return 3
+	fi
+	return 0
+}
+
+# model_params ARCH: what the model needs on ARCH's command line, with a
+# space before it (its record's ARCH_DVFS_APPEND says why).
+model_params() {
+	local params
+	params=$(arch_field "$1" ARCH_DVFS_APPEND)
+	echo "${params:+ $params}"
+}
+
+# policy_params POLICY: the driver's parameters for a policy shape.
+policy_params() {
+	case "$1" in
+	per-cpu) echo "emulated_cpufreq.shared=0 emulated_cpufreq.remote=0" ;;
+	remote) echo "emulated_cpufreq.shared=0 emulated_cpufreq.remote=1" ;;
+	shared) echo "emulated_cpufreq.shared=1 emulated_cpufreq.remote=0" ;;
+	esac
+}
+
+# dvfs_rows PREFIX LOG SECONDS DIR: one boot's validation and load rows.
+dvfs_rows() {
+	# guest-boot.sh's reason for a failed boot (splat, panic, hang): a
+	# boot can die with its job done.
+	local boot_error
+	boot_error=$(boot_failed "$2" || true)
+	# The log through a file argument: stdin carries the program.
+	awk -v pre="$1" -v seconds="$3" -v boot_error="$boot_error" -v fmax=$FMAX_KHZ -v tol=$WORK_TOLERANCE \
+		-v counter="$(arch_field "${1%%,*}" ARCH_CLOCKSOURCE)" \
+		-v util_tol=$UTIL_TOLERANCE -v boot_checks="$BOOT_CHECKS" \
+		-v validation="$4/validation.csv" -v bench="$4/bench.csv" \
+		-f "$SCRIPTS_DIR/console.awk" -f /dev/stdin <(tr -d '\r' <"$2") <<'AWK'
+function check(name, khz, value, expected, ok) {
+	print pre "," name "," khz "," value "," expected "," (ok ? "pass" : "fail") >>validation
+	if (!ok && index(" " boot_checks " ", " " name " ")) failed++
+}
+function diagnostic(name, khz, value, expected) {
+	print pre "," name "," khz "," value "," expected ",info" >>validation
+}
+function within(value, expected, t) {
+	return expected > 0 && value / expected - 1 <= t && 1 - value / expected <= t
+}
+# The guest job exits 0 when every step and load ran: a boot
+# that died (an OOM kill) has fewer values in the tables.
+$1 == "@@@" && $2 == "guest-end" { guest_rc = kv("rc") }
+# The job's comparisons (ratio=: a median over rounds, see
+# scripts/experiments/dvfs/guest/dvfs.sh); logs of the older job, which
+# measured each side once (ops=, util_avg=), are read as they were judged
+# then.
+$1 == "@@@" && $2 == "dvfs-work" && kv("ratio") != "" {
+	e = kv("khz") / fmax
+	check("work", kv("khz"), kv("ratio"), e, within(kv("ratio"), e, tol))
+	nwork++
+}
+$1 == "@@@" && $2 == "dvfs-work" && kv("ratio") == "" { old_work[kv("khz")] = kv("ops"); nwork++; nold++ }
+$1 == "@@@" && $2 == "dvfs-work-again" { again_khz = kv("khz"); again = kv("ops") }
+$1 == "@@@" && $2 == "dvfs-concurrent" { concurrent = kv("ops") }
+$1 == "@@@" && $2 == "dvfs-parallel" {
+	nparallel++
+	parallel_ok += within(kv("ratio"), 1, tol)
+	if (parallel == "" || kv("ratio") < parallel) parallel = kv("ratio")
+}
+$1 == "@@@" && ($2 == "dvfs-invariance" || $2 == "dvfs-burst") && kv("ratio") != "" {
+	check(substr($2, 6), kv("khz"), kv("ratio"), 1, within(kv("ratio"), 1, util_tol))
+}
+$1 == "@@@" && $2 == "dvfs-invariance" && kv("ratio") == "" {
+	e = kv("util_avg_fmax")
+	check("invariance", kv("khz"), kv("util_avg"), e, within(kv("util_avg"), e, util_tol))
+}
+# What the parallel check and the loads read the time with (the job's
+# start is still on the boot's early clocksource); logs of the older job
+# have no record and no check.
+$1 == "@@@" && $2 == "dvfs-clocksource" && kv("when") != "start" {
+	nclock++
+	if (kv("name") != counter && clock_other == "") clock_other = kv("name")
+	clock_last = kv("name")
+}
+$1 == "@@@" && $2 == "dvfs-schedutil" {
+	check("schedutil_fmax", kv("khz"), kv("util_avg"), 1024,
+	      kv("khz") == fmax && kv("util_avg") >= 0.95 * 1024)
+}
+$1 == "@@@" && $2 == "bench" && $0 ~ / value=/ {
+	rows[++nrows] = pre "," kv("load") "," kv("metric") "," kv("value") "," kv("unit")
+	if (kv("unit") == "1/s") ops[kv("load")] = kv("value") * seconds
+}
+$1 == "@@@" && $2 == "dvfs-time" {
+	l = kv("load"); b = kv("busy_us") / 1e6; f = kv("khz") / fmax
+	busy[l] += b; fbusy[l] += b * f; energy[l] += b * f * f * f
+	if (!(l in seen)) { seen[l] = 1; order[++nl] = l }
+}
+END {
+	check("completed", "", guest_rc, 0, guest_rc == "0" && boot_error == "")
+	if (nclock)
+		check("clocksource", "", clock_other != "" ? clock_other : clock_last, counter, clock_other == "")
+	# Two CPUs that compute in parallel: each loop's work beside the
+	# other's over its work alone, the lower of the two shown.
+	if (nparallel)
+		check("parallel", fmax, parallel, 1, nparallel == 2 && parallel_ok == 2)
+	else if (!(fmax in old_work))
+		check("parallel", fmax, "", 1, 0)
+	if (!nwork) check("work", fmax, "", "", 0)
+	if (fmax in old_work) {
+		if (again != "" && old_work[fmax] > 0)
+			diagnostic("work_again", again_khz, again / old_work[fmax], again_khz / fmax)
+		if (concurrent != "" && old_work[fmax] > 0)
+			diagnostic("work_concurrent", fmax, concurrent / old_work[fmax], 1)
+		for (k in old_work)
+			if (k != fmax) {
+				e = k / fmax
+				check("work", k, old_work[k] / old_work[fmax], e, within(old_work[k] / old_work[fmax], e, tol))
+			}
+	} else if (nold) check("work", fmax, "", "", 0)
+	for (i = 1; i <= nl; i++) {
+		l = order[i]
+		if (busy[l] > 0)
+			rows[++nrows] = pre "," l ",mean_freq," fbusy[l] / busy[l] * fmax / 1000 ",MHz"
+		rows[++nrows] = pre "," l ",energy," energy[l] / seconds ",fmax-CPU-s/s"
+		if (ops[l] > 0)
+			rows[++nrows] = pre "," l ",energy_per_kop," energy[l] / ops[l] * 1000 ",fmax-CPU-ms"
+	}
+	if (!failed)
+		for (i = 1; i <= nrows; i++) print rows[i] >>bench
+}
+AWK
+}
+
+# dvfs_tables DIR "VARIANTS" BOOTS "POLICIES" "LOADS": the validation
+# summary, then per policy shape and load the medians [ranges] and the
+# verdict of each candidate against the reference.
+dvfs_tables() {
+	awk -F, -v variants="$2" -v boots="$3" -v policies="$4" -v loads="$5" -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
+		-v boot_checks="$BOOT_CHECKS" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
+function summary(key, v,   n, a, i) {
+	n = count[key, v]
+	if (!n) return "missing"
+	for (i = 1; i <= n; i++) a[i] = val[key, v, i]
+	med[key, v] = median(a, n)
+	lo[key, v] = a[1]; hi[key, v] = a[n]
+	return sprintf("%.4g [%.4g-%.4g]%s", med[key, v], a[1], a[n],
+		n < boots ? sprintf(" (%d of %d boots)", n, boots) : "")
+}
+# beyond(key, c, sign): 1 where c's median is better than the
+# reference's by more than the larger range of the two, -1 where it is
+# worse by more than that, 0 otherwise (sign 1: higher is better).
+function beyond(key, c, sign,   spread, d) {
+	spread = range_spread(key, c)
+	d = (med[key, c] - med[key, "reference"]) * sign
+	return d > spread ? 1 : d < -spread ? -1 : 0
+}
+# separated(key, c, sign): 1 where every boot of c is worse than every
+# boot of the reference, with at least 3 boots of each: a complete
+# separation, which by chance alone is as rare as 1 in 20 at 3 boots
+# each and 1 in 252 at 5, though the medians may lie within the spread.
+function separated(key, c, sign) {
+	if (count[key, c] < 3 || count[key, "reference"] < 3) return 0
+	return sign > 0 ? hi[key, c] < lo[key, "reference"] : lo[key, c] > hi[key, "reference"]
+}
+function verdict(p, l, m, metric_unit,   i, c, out, s, better) {
+	if (m != tput[l] && m != "churn_forks" && m !~ /^energy/) return "(diagnostic)"
+	if (!(" " variants " " ~ / reference /)) return "(no reference run)"
+	if (!count[p SUBSEP l SUBSEP m, "reference"]) return "missing"
+	out = ""
+	for (i = 1; i <= nv; i++) {
+		c = vs[i]
+		if (c == "reference" || c == "regressed") continue
+		if (!count[p SUBSEP l SUBSEP m, c]) return "missing"
+		s = metric_unit == "1/s" ? 1 : -1
+		if (m ~ /^energy/) {
+			# More energy only counts where throughput is not higher.
+			# (lateness, in us, is better when lower)
+			better = (p SUBSEP l SUBSEP tput[l]) in seen &&
+				beyond(p SUBSEP l SUBSEP tput[l], c, unit[p SUBSEP l SUBSEP tput[l]] == "1/s" ? 1 : -1) > 0
+			if (!better && beyond(p SUBSEP l SUBSEP m, c, -1) < 0) out = out (out == "" ? "" : ", ") c
+		} else if (beyond(p SUBSEP l SUBSEP m, c, s) < 0 || separated(p SUBSEP l SUBSEP m, c, s))
+			out = out (out == "" ? "" : ", ") c
+	}
+	return out == "" ? "same or better" : "loses (" out ")"
+}
+BEGIN {
+	nv = split(variants, vs, " ")
+	pooled_tol["work"] = tol; pooled_tol["invariance"] = util_tol; pooled_tol["burst"] = util_tol
+}
+FNR == 1 { file++; next }
+# First the boots left out (BOOT_CHECKS): their figures measured this
+# host rather than the emulation.
+file == 1 {
+	if ($9 == "fail" && index(" " boot_checks " ", " " $5 " ")) left_out[$2, $3, $4] = 1
+	next
+}
+file == 2 {
+	vkey = $2 " " $3 " " $5
+	if ($9 == "info") {
+		# A diagnostic: value and expected, never pass or fail;
+		# summary() of the kernel "info" gives its median [range].
+		val[vkey, "info", ++count[vkey, "info"]] = $7
+		iexpected[vkey] = $8
+	}
+	vtotal[vkey]++
+	if ($9 == "pass") vpass[vkey]++
+	# A check judged per boot other than the boot checks (schedutil_fmax)
+	# judges on the boots kept only, as the pooled ones do.
+	if (!(($2, $3, $4) in left_out)) {
+		ktotal[vkey]++
+		if ($9 == "pass") kpass[vkey]++
+	}
+	if (!(vkey in vseen)) { vseen[vkey] = 1; vkeys[++nvk] = vkey }
+	# The emulation's accuracy (work, invariance, burst), pooled over
+	# every boot and shape of a kernel that was not left out: value /
+	# expected per frequency. A kept boot without a value fails the
+	# check (kept, but nothing in pv).
+	if (($5 in pooled_tol) && !(($2, $3, $4) in left_out)) {
+		kept[$3, $5] = 1
+		if ($8 > 0 && $7 != "") {
+			pkey = $3 SUBSEP $5 SUBSEP $6
+			if (!(pkey in pn)) pkeys[++npk] = pkey
+			pv[pkey, ++pn[pkey]] = $7 / $8
+		}
+	}
+	next
+}
+{
+	add($2 SUBSEP $5 SUBSEP $6, $3, $7)
+	unit[$2 SUBSEP $5 SUBSEP $6] = $8
+	# The load's own metric comes first (throughput, or lateness).
+	if (!($5 in tput) && ($8 == "1/s" || $8 == "us")) tput[$5] = $6
+}
+END {
+	# A pooled check passes where the median over the boots is within
+	# its tolerance at every frequency it was measured at.
+	for (i = 1; i <= npk; i++) {
+		split(pkeys[i], pk, SUBSEP)
+		n = pn[pkeys[i]]
+		for (j = 1; j <= n; j++) a[j] = pv[pkeys[i], j]
+		m = median(a, n)
+		if (!((pk[1], pk[2]) in pooled_ok)) pooled_ok[pk[1], pk[2]] = 1
+		if (m - 1 > pooled_tol[pk[2]] || 1 - m > pooled_tol[pk[2]]) pooled_ok[pk[1], pk[2]] = 0
+	}
+	print "| policy | kernel | check | passed | verdict |"
+	print "|---|---|---|---|---|"
+	for (i = 1; i <= nvk; i++) {
+		split(vkeys[i], vk, " ")
+		if (count[vkeys[i], "info"]) {
+			printf "| %s | %s | %s | %s, %s expected | (diagnostic) |\n", vk[1], vk[2], vk[3],
+				summary(vkeys[i], "info"), iexpected[vkeys[i]]
+			continue
+		}
+		if (vk[3] in pooled_tol)
+			v = !((vk[2], vk[3]) in kept) ? "(every boot left out)" : pooled_ok[vk[2], vk[3]] ? "pass" : "fail"
+		else if (index(" " boot_checks " ", " " vk[3] " "))
+			v = vpass[vkeys[i]] == vtotal[vkeys[i]] ? "pass" : "fail"
+		else
+			v = !ktotal[vkeys[i]] ? "(every boot left out)" : kpass[vkeys[i]] == ktotal[vkeys[i]] ? "pass" : "fail"
+		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]], v
+	}
+	if (!nvk) print "| - | - | validation | - | missing |"
+	np = split(policies, ps, " ")
+	for (pi = 1; pi <= np; pi++) {
+		p = ps[pi]
+		printf "\n| %s policy: load | metric |", p
+		for (i = 1; i <= nv; i++) printf " %s |", vs[i]
+		print " vs reference |"
+		printf "|---|---|"
+		for (i = 1; i <= nv; i++) printf "---|"
+		print "---|"
+		for (k = 1; k <= nkeys; k++) {
+			split(keys[k], kk, SUBSEP)
+			if (kk[1] != p) continue
+			printf "| %s | %s (%s) |", kk[2], kk[3], unit[keys[k]]
+			for (i = 1; i <= nv; i++) printf " %s |", summary(keys[k], vs[i])
+			printf " %s |\n", verdict(p, kk[2], kk[3], unit[keys[k]])
+		}
+	}
+	printf "\n%s boots per kernel and policy shape; median [min-max] over the boots\n", boots
+	print "that gave a value (\"n of N boots\" where fewer did; \"completed\" says which died)."
+}
+AWK
+}
+
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Turn a committed series of patches/ into mail from whoever runs this:
+# scripts/posting/make-series.sh regenerates it, outside patches/, with the
+# runner's git identity as author and Signed-off-by, recipients from the
+# tree's own get_maintainer.pl; the mail is checked to carry that
+# identity and no other (and no placeholder address); git send-email
+# then shows what it would send, or sends it.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR/..
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+usage() {
+	cat <<USAGE
+usage: $(basename "$0") [--help] [--out OUT] [--send] DIR
+
+Make the mail of the series in DIR (e.g. patches/mainline-fixes) in OUT
+(default build/outgoing/<name of DIR>), signed by you, and show it with
+git send-email --dry-run; with --send, send it.
+
+  - you are git config user.name and user.email, which must be set and
+    must not be a placeholder: an address in a domain reserved for
+    examples and tests (RFC 2606, RFC 6761: .example, .invalid, .test,
+    .localhost, example.com/net/org), as the identity in the committed
+    files is (see patches/README);
+  - scripts/posting/make-series.sh --out OUT DIR regenerates the series on the
+    tree KERNEL_SRC names (or Debian's 6.12 tree): each patch re-authored
+    and signed off by you, checkpatch.pl --strict, the cover letter's
+    To:/Cc: from that tree's scripts/get_maintainer.pl, the subject
+    prefix (RFC, version) kept from DIR's cover letter;
+  - then every From: and Signed-off-by: of the mail must be yours (or,
+    for a patch that reworks someone's own, that author's: DIR/
+    original-authors names them), and no header or trailer may hold a
+    placeholder address; the check stops the run (exit 1) before git
+    send-email;
+  - git send-email --dry-run --to-cover --cc-cover --from you (git
+    send-email also adds the patches' own Cc: and Signed-off-by:
+    addresses, as it does for anyone): prints each message's envelope
+    and headers without sending. --send sends, through the sendemail.*
+    configuration git send-email documents (git-send-email(1)).
+
+DIR is left as it is. Exit status: 0 when the mail is made, checked and
+shown (or sent), 1 otherwise.
+USAGE
+}
+
+# is_placeholder ADDRESS: true for an address in a reserved domain.
+is_placeholder() {
+	local domain=${1##*@}
+	domain=${domain%>}
+	domain=${domain,,}
+	[[ "$domain" =~ (^|\.)(example|invalid|test|localhost)$ ||
+		"$domain" =~ (^|\.)example\.(com|net|org)$ || "$1" != *@* ]]
+}
+
+# mail_identity_errors OUT "NAME <EMAIL>": one line per From: or
+# Signed-off-by: that is neither the runner's nor an original author's
+# (series_original_authors), per patch an original author signed that
+# the runner did not sign after them, and per placeholder address in a
+# header or trailer of the mail in OUT; nothing when all is well.
+mail_identity_errors() {
+	local out=$1 me=$2 f line addr from sobs
+	for f in "$out"/*.patch; do
+		from=$(sed -n '/^$/q; s/^From: //p' "$f")
+		[ "$from" = "$me" ] || is_original_author "$from" ||
+			echo "$(basename "$f"): From: $from"
+		sobs=$(grep '^Signed-off-by: ' "$f" | sed 's/^Signed-off-by: //' || true)
+		while IFS= read -r line; do
+			[ -n "$line" ] || continue
+			[ "$line" = "$me" ] || is_original_author "$line" ||
+				echo "$(basename "$f"): Signed-off-by: $line"
+		done <<<"$sobs"
+		# The last sign-off is the sender's: the chain ends with who
+		# handled the patch last.
+		[ -z "$sobs" ] || [ "$(tail -n 1 <<<"$sobs")" = "$me" ] ||
+			echo "$(basename "$f"): the last Signed-off-by: is not $me"
+		# Headers up to the first blank line, and the trailers of the
+		# message (before the ---): any address there.
+		while IFS= read -r addr; do
+			! is_placeholder "$addr" || echo "$(basename "$f"): placeholder address $addr"
+		done < <({ sed '/^$/q' "$f"; sed -n '/^$/,/^---$/p' "$f" | grep -E '^[A-Za-z-]+: .*@'; } |
+			grep -oE '[^<> ,"]+@[^<> ,"]+' | sort -u)
+	done
+}
+
+main() {
+	local dir="" out="" send=false name email me errors
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-h | --help) usage; exit 0 ;;
+		--send) send=true; shift ;;
+		--out)
+			out=${2:-}
+			shift 2 || usage_error "--out needs a directory"
+			[ -n "$out" ] || usage_error "--out needs a directory"
+			;;
+		-*) usage_error "unknown option $1" ;;
+		*)
+			[ -z "$dir" ] || usage_error "one series directory expected"
+			[ -f "$1/0000-cover-letter.patch" ] || usage_error "$1 is not a series directory (no 0000-cover-letter.patch)"
+			dir=$(cd "$1" && pwd)
+			shift
+			;;
+		esac
+	done
+	[ -n "$dir" ] || usage_error "which series? e.g. patches/mainline-fixes"
+	[ -n "$out" ] || out=$PROJECT_DIR/build/outgoing/$(basename "$dir")
+	[ "$(cd "$(dirname "$out")" 2>/dev/null && pwd)/$(basename "$out")" != "$dir" ] ||
+		usage_error "--out must not be the series directory itself"
+	if ! name=$(git -C "$PROJECT_DIR" config user.name) ||
+		! email=$(git -C "$PROJECT_DIR" config user.email); then
+		die "set your git identity (git config user.name / user.email): the mail is from you and signed by you"
+	fi
+	! is_placeholder "$email" ||
+		die "your git identity <$email> is a placeholder (a domain reserved for examples and tests): set your own"
+	command -v git-send-email >/dev/null || [ -x "$(git --exec-path)/git-send-email" ] ||
+		die "git send-email is missing (Debian: git-email; scripts/install-deps.sh installs it)"
+	me="$name <$email>"
+
+	log "making the mail of ${dir#"$PROJECT_DIR"/}/ in $out"
+	"$SCRIPTS_DIR/posting/make-series.sh" --out "$out" "$dir"
+	series_original_authors "$dir"
+	errors=$(mail_identity_errors "$out" "$me")
+	[ -z "$errors" ] || die "the mail in $out is not yours alone:"$'\n'"$errors"
+	log "every From: and Signed-off-by: is $me${ORIGINAL_AUTHORS[*]:+ or an original author (${ORIGINAL_AUTHORS[*]})}; no placeholder address"
+
+	local args=(--from "$me" --to-cover --cc-cover --confirm=never)
+	if $send; then
+		git -C "$PROJECT_DIR" send-email "${args[@]}" "$out"/*.patch
+	else
+		git -C "$PROJECT_DIR" send-email --dry-run "${args[@]}" "$out"/*.patch
+		log "dry run: nothing was sent; --send sends it"
+	fi
+}
+
+run_main "$@"
