@@ -67,7 +67,9 @@ DEBIAN_PATH := /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # (Documentation/data/make-check-2026-12-06-32bit/).
 CHECK_FREE_GIB := 20
 
-FAST_TESTS := $(sort $(wildcard tests/1[0-9]-*.t))
+# The longest first (tests/14, the replays), so that one CPU runs it while
+# the other runs the rest: prove -j starts them in this order.
+FAST_TESTS := tests/14-replay.t $(filter-out tests/14-replay.t,$(sort $(wildcard tests/1[0-9]-*.t)))
 E2E_TESTS := $(sort $(wildcard tests/[2-9][0-9]-*.t))
 
 check: deps

@@ -3,11 +3,15 @@
 # Shared by every script in scripts/: paths and constants; the functions,
 # by concern, are in scripts/lib/. Sourced, never run.
 
-PROJECT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Without dirname: every script sources this, and a program run costs.
+PROJECT_DIR=${BASH_SOURCE[0]%/*}
+[ "$PROJECT_DIR" != "${BASH_SOURCE[0]}" ] || PROJECT_DIR=.
+PROJECT_DIR=$(cd "$PROJECT_DIR/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$PROJECT_DIR/build}
 SCRIPTS_DIR=$PROJECT_DIR/scripts
 # One clock for a whole run, so nested scripts print the same elapsed time.
-export FORK_REGRESSION_T0=${FORK_REGRESSION_T0:-$(date +%s)}
+[ -n "${FORK_REGRESSION_T0:-}" ] || printf -v FORK_REGRESSION_T0 '%(%s)T' -1
+export FORK_REGRESSION_T0
 VARIANTS="reference regressed fixed"
 # Not a default variant: the base plus the standalone fixes of bugs in
 # released kernels that the rest of the mainline work goes on top of.

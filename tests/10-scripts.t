@@ -52,12 +52,12 @@ check "a new arch is one new file in scripts/arch/" new_arch_one_file
 # place (scripts/lib/experiment.sh): verify.sh and every experiment's
 # (scripts/experiments/NAME/NAME.sh) list all of them.
 common_options() {
-	local tool option
+	local tool option help
 	for tool in "$SCRIPTS_DIR/verify.sh" "$SCRIPTS_DIR"/experiments/*/*.sh; do
+		help=$("$tool" --help)
 		for option in --arch --boots --variants --topologies --append --icount --extra-config \
 			--out --table; do
-			"$tool" --help | grep -q -- "^  $option " ||
-				{ echo "$tool --help lacks $option"; return 1; }
+			grep -q -- "^  $option " <<<"$help" || { echo "$tool --help lacks $option"; return 1; }
 		done
 	done
 }

@@ -43,12 +43,14 @@ declare -A ARCH_OPTIONAL=([ARCH_CROSS_COMPILE]="" [ARCH_TOPOLOGIES]="" [ARCH_CON
 
 # load_arch_records: every record into ARCH_INFO[ARCH.FIELD] and its QEMU
 # function as arch_qemu_ARCH; ARCHES in rank order. Sourced in this shell
-# (no subshell a field): lib.sh runs it in every script.
+# (no subshell a field, no program run: lib.sh runs it in every script,
+# some thousands of times in make check).
 declare -A ARCH_INFO
 load_arch_records() {
-	local file arch field rank ranked=()
+	local file arch field rank ranked=() body
 	for file in "$ARCH_DIR"/*.sh; do
-		arch=$(basename "$file" .sh)
+		arch=${file##*/}
+		arch=${arch%.sh}
 		unset -f arch_qemu
 		# shellcheck source=/dev/null
 		. "$file"
@@ -63,7 +65,10 @@ load_arch_records() {
 			unset "$field"
 		done
 		declare -F arch_qemu >/dev/null || die "$file defines no arch_qemu"
-		eval "arch_qemu_$arch() $(declare -f arch_qemu | tail -n +2)"
+		# Its body under the arch's name: declare -f without its first
+		# line ("arch_qemu ()").
+		body=$(declare -f arch_qemu)
+		eval "arch_qemu_$arch() ${body#*$'\n'}"
 		rank=${ARCH_INFO[$arch.ARCH_RANK]}
 		[[ $rank =~ ^[1-9][0-9]*$ ]] || die "$file: ARCH_RANK is not a positive number"
 		[ -z "${ranked[rank]:-}" ] || die "$file: rank $rank taken by ${ranked[rank]}"
