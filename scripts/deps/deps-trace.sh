@@ -8,7 +8,7 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] -o FILE -- COMMAND [ARG...]
+usage: $(basename "$0") [--help] [--append] [--programs-only] -o FILE -- COMMAND [ARG...]
 
 Run COMMAND (and everything it starts) under strace, appending to FILE one
 line per distinct absolute path it executed ("x PATH") or opened
@@ -16,6 +16,15 @@ successfully ("o PATH"), as it goes, so that a later step of COMMAND can
 read what the earlier steps used. The environment variable
 FORK_REGRESSION_DEPS_TRACE names FILE inside COMMAND. Exits with
 COMMAND's status.
+
+  --append          add to FILE (default: FILE starts empty)
+  --programs-only   record the programs executed, not the files opened:
+                    for tests that run the project's scripts on recorded
+                    data through fakes, whose opens (the project's own
+                    files, thousands of logs) made them four times as
+                    slow; what the programs open of the system comes
+                    from their packages (make check traces its
+                    end-to-end tests in full)
 
 A command that COMMAND runs through run_untraced (scripts/lib/trace.sh)
 runs outside strace's tree, in a server started before strace, under a
@@ -77,10 +86,12 @@ serve_untraced() {
 }
 
 main() {
-	local out="" server rc=0 args
+	local out="" server rc=0 args append=false calls=open
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
+		--append) append=true; shift ;;
+		--programs-only) calls=""; shift ;;
 		-o) out=${2:-}; shift 2 || usage_error "-o needs a file" ;;
 		--) shift; break ;;
 		*) usage_error "unknown argument $1" ;;
@@ -91,7 +102,7 @@ main() {
 	need_cmds strace awk
 	mkdir -p "$(dirname "$out")"
 	out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-	: >"$out"
+	$append || : >"$out"
 	server=$(mktemp -d "${TMPDIR:-/tmp}/deps-trace.XXXXXX")
 	# shellcheck disable=SC2064 # this server's directory, now
 	trap "rm -rf '$server'" EXIT
@@ -100,7 +111,7 @@ main() {
 	# middle of COMMAND's output.
 	serve_untraced "$server" "$out" 2>/dev/null &
 	until [ -s "$server/server" ]; do sleep 0.1; done
-	mapfile -d '' -t args < <(trace_args "$out" open)
+	mapfile -d '' -t args < <(trace_args "$out" ${calls:+"$calls"})
 	# COMMAND gets INT and HUP as a terminal gives them, not ignored as
 	# run_main's main has them (ignored signals are inherited through
 	# exec, and a shell cannot trap a signal it started with ignored).
