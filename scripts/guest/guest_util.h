@@ -21,11 +21,36 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mount.h>
 
 #define DEBUGFS			"/sys/kernel/debug"
 #define SCHED_DEBUG_FILE	DEBUGFS "/sched/debug"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The start of a TAP program that reads SCHED_DEBUG_FILE as root: the
+ * TAP header, then false, or true with the skip line printed when it
+ * cannot run here (not root; no sched debug file, even after mounting
+ * debugfs). Its caller then returns KSFT_SKIP.
+ */
+static inline bool tap_start_skips(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	if (geteuid()) {
+		printf("1..0 # SKIP needs root\n");
+		return true;
+	}
+	if (access(SCHED_DEBUG_FILE, R_OK))
+		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	if (access(SCHED_DEBUG_FILE, R_OK)) {
+		printf("1..0 # SKIP no %s (CONFIG_DEBUG_FS, CONFIG_SCHED_DEBUG)\n",
+		       SCHED_DEBUG_FILE);
+		return true;
+	}
+	return false;
+}
 
 static inline void sleep_ms(long ms)
 {

@@ -67,7 +67,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -452,19 +451,8 @@ int main(void)
 	int i, rc, pass = 0, fail = 0, skip = 0;
 	bool cgroup;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	if (geteuid()) {
-		printf("1..0 # SKIP needs root\n");
+	if (tap_start_skips())
 		return KSFT_SKIP;
-	}
-	if (access(SCHED_DEBUG_FILE, R_OK))
-		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
-	if (access(SCHED_DEBUG_FILE, R_OK)) {
-		printf("1..0 # SKIP no %s (CONFIG_DEBUG_FS, CONFIG_SCHED_DEBUG)\n",
-		       SCHED_DEBUG_FILE);
-		return KSFT_SKIP;
-	}
 	if (pin_to(1) || pin_to(0) || pin_to(1)) {
 		printf("1..0 # SKIP needs CPU0 and CPU1\n");
 		return KSFT_SKIP;
