@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 41
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -119,6 +119,27 @@ guest_layout() {
 	! experiment_layout "$TEST_TMP/layout/scripts" && rm -rf "$TEST_TMP/layout"
 }
 check "each experiment one folder; every guest job and program name once" guest_layout
+
+# Documentation/data/README lists the runs the tests replay or read (the
+# fixtures among the records): each exists, and every run a test's code
+# (not a comment) names is listed.
+fixtures_listed() {
+	local listed run code named=""
+	listed=$(sed -n 's/^  \([A-Za-z0-9._+-]*\)  .*tests\/.*/\1/p' "$PROJECT_DIR/Documentation/data/README")
+	for run in $listed; do
+		[ -d "$PROJECT_DIR/Documentation/data/$run" ] || { echo "listed, not there: $run"; return 1; }
+	done
+	code=$(cat "$PROJECT_DIR"/tests/*.t "$PROJECT_DIR"/tests/*.sh | grep -v '^[[:space:]]*#')
+	for run in "$PROJECT_DIR"/Documentation/data/*/; do
+		run=${run%/}
+		run=${run##*/}
+		grep -q "${run//./\\.}\([^A-Za-z0-9._+-]\|$\)" <<<"$code" || continue
+		named+=" $run"
+		grep -qxF "$run" <<<"$listed" || { echo "named by a test, not listed: $run"; return 1; }
+	done
+	echo "named:$named"
+}
+check "Documentation/data/README lists every run the tests replay" fixtures_listed
 
 check "unknown arch is refused" \
 	fails_with 2 "unknown arch 'sparc'" "$SCRIPTS_DIR/kernel-build.sh" sparc reference
