@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Everything the tests before this one used (make check traces them with
-# scripts/deps-trace.sh) comes from a package that a fresh Debian 12
+# scripts/deps/deps-trace.sh) comes from a package that a fresh Debian 12
 # machine gets from scripts/install-deps.sh. Derived from what ran: the
 # builds of the kernels and initramfs of every arch make check boots
 # (of the kernel's compile and the whole-tree git and tar commands, the
@@ -20,19 +20,19 @@ if [ -z "$TRACE" ] || [ ! -s "$TRACE" ]; then
 fi
 
 check "every program and file used comes from install-deps.sh's packages" \
-	"$SCRIPTS_DIR/check-deps.sh" "$TRACE"
+	"$SCRIPTS_DIR/deps/check-deps.sh" "$TRACE"
 
 # The check would have caught the two packages a fresh machine lacked:
 # rsync (kselftest install) and the arm64 libc headers (static selftest).
 check "without rsync, the check names it" \
-	fails_with 1 "in package rsync," "$SCRIPTS_DIR/check-deps.sh" --without rsync "$TRACE"
+	fails_with 1 "in package rsync," "$SCRIPTS_DIR/deps/check-deps.sh" --without rsync "$TRACE"
 check "without libc6-dev-arm64-cross, the check names it" \
 	fails_with 1 "in package libc6-dev-arm64-cross," \
-	"$SCRIPTS_DIR/check-deps.sh" --without libc6-dev-arm64-cross "$TRACE"
+	"$SCRIPTS_DIR/deps/check-deps.sh" --without libc6-dev-arm64-cross "$TRACE"
 
 # The kernel's compile runs beside strace (scripts/lib/trace.sh), but
 # the prepare step that builds objtool against libelf stays traced.
 check "without libelf-dev (objtool, in make prepare), the check names it" \
-	fails_with 1 "in package libelf-dev," "$SCRIPTS_DIR/check-deps.sh" --without libelf-dev "$TRACE"
+	fails_with 1 "in package libelf-dev," "$SCRIPTS_DIR/deps/check-deps.sh" --without libelf-dev "$TRACE"
 
 [ "$TEST_FAILED" -eq 0 ]
