@@ -11,10 +11,11 @@ plan 16
 FIXTURE=$PROJECT_DIR/tests/fixtures/sched-debug/host-6.18-busy.txt
 
 build_tools() {
-	local prog
+	local prog sources
+	sources=$(bash -c '. "$1/lib.sh" && guest_code c' _ "$SCRIPTS_DIR")
 	for prog in pelt_stress workloads phantom_attach pelt_bounds; do
 		gcc -O2 -Wall -Werror -pthread -I"$SCRIPTS_DIR/guest" -o "$TEST_TMP/$prog" \
-			"$(bash -c '. "$1/lib.sh" && guest_code c' _ "$SCRIPTS_DIR" | grep "/$prog\.c$")" || return 1
+			"$(grep "/$prog\.c$" <<<"$sources")" || return 1
 	done
 }
 check "the guest programs build without warnings" build_tools

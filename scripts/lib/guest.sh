@@ -90,8 +90,7 @@ topology_known() {
 # topology_check ARCH TOPOLOGY: a usage error unless ARCH can boot it.
 topology_check() {
 	local shape
-	topology_known "$2"
-	shape=$(topology_shape "$2")
+	shape=$(topology_shape "$2") || topology_known "$2"
 	topology_fits "$1" "$2" || usage_error "topology $2 is not one of $1's ($(topology_arches_text))"
 	[ "${shape%% *}" -le 256 ] || usage_error "topology $2: at most 256 vCPUs (CONFIG_NR_CPUS)"
 }
