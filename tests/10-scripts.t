@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 42
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -236,6 +236,88 @@ config_check_catches_drops() {
 		"$(printf '# CONFIG_SMP is not set\nCONFIG_ACPI=y')" ]
 }
 check "the config check lists options lost by olddefconfig, last fragment wins" config_check_catches_drops
+
+# seed_tree: variants of one repository as kernel-tree.sh makes them
+# (worktrees side by side), regressed built (a finished build directory:
+# its fragments' key, an object, objtool's absolute path, the image
+# last), fixed one file away from it and other two.
+seed_tree() {
+	local top=$TEST_TMP/seed g=(/usr/bin/git -c user.name=t -c user.email=t@localhost)
+	rm -rf "$top"
+	mkdir -p "$top/src/sub"
+	printf 'config A\n' >"$top/src/Kconfig"
+	echo a >"$top/src/a.c"
+	echo b >"$top/src/sub/b.c"
+	"${g[@]}" -C "$top/src" init -q
+	echo '/out-*/' >>"$top/src/.git/info/exclude"
+	"${g[@]}" -C "$top/src" add -A
+	"${g[@]}" -C "$top/src" commit -q -m base
+	"${g[@]}" -C "$top/src" worktree add -q --detach "$top/kernels/regressed" HEAD
+	"${g[@]}" -C "$top/src" worktree add -q --detach "$top/kernels/fixed" HEAD
+	echo b2 >"$top/kernels/fixed/sub/b.c"
+	"${g[@]}" -C "$top/kernels/fixed" commit -q -am fix
+	local out=$top/kernels/regressed/out-x86_64
+	mkdir -p "$out/tools" "$out/arch/x86/boot"
+	: >"$out/.config"
+	bash -c '. "$1" && fragments_key x86_64 "$2"' _ "$SCRIPTS_DIR/kernel-build.sh" \
+		"$top/kernels/regressed" >"$out/.fragments-sha"
+	echo "$top/kernels/regressed/tools/x.c" >"$out/tools/.x.o.cmd"
+	sleep 0.01
+	echo obj >"$out/a.o"
+	echo image >"$out/arch/x86/boot/bzImage"
+}
+# seed OUT...: seed_build_dir for fixed's build directory.
+seed() {
+	mkdir -p "$TEST_TMP/seed/kernels/fixed/out-x86_64"
+	bash -c '. "$1" && seed_build_dir x86_64 "$2" "$2/out-x86_64"' _ "$SCRIPTS_DIR/kernel-build.sh" \
+		"$TEST_TMP/seed/kernels/fixed"
+}
+# unseeded WHY: seed must leave fixed's build directory empty.
+unseeded() {
+	seed || return 1
+	[ ! -e "$TEST_TMP/seed/kernels/fixed/out-x86_64/a.o" ] || { echo "seeded from $1"; return 1; }
+}
+seeded_build_dir() {
+	local wt=$TEST_TMP/seed/kernels/fixed out
+	out=$wt/out-x86_64
+	seed_tree && seed || return 1
+	if [ ! -f "$out/a.o" ] || [ ! -f "$out/.fragments-sha" ] || [ -e "$out/.seeding" ]; then
+		ls -a "$out"
+		return 1
+	fi
+	[ "$(cat "$out/tools/.x.o.cmd")" = "$wt/tools/x.c" ] || { cat "$out/tools/.x.o.cmd"; return 1; }
+	# make rebuilds what differs, and only that.
+	if [ ! "$out/a.o" -nt "$wt/a.c" ] || [ ! "$wt/sub/b.c" -nt "$out/a.o" ]; then
+		ls -l --full-time "$wt" "$wt/sub" "$out"
+		return 1
+	fi
+	[ -z "$(git -C "$wt" status --porcelain)" ] || { git -C "$wt" status; return 1; }
+	# A change to Kconfig configures again.
+	seed_tree
+	printf 'config B\n' >"$wt/Kconfig"
+	git -C "$wt" -c user.name=t -c user.email=t@localhost commit -q -am kconfig
+	seed || return 1
+	if [ ! -f "$out/a.o" ] || [ -e "$out/.fragments-sha" ]; then
+		echo "Kconfig: kept the key"
+		return 1
+	fi
+	# No donor: an edit git does not know of, a file newer than the
+	# image (a tree prepared again, not rebuilt), another config.
+	seed_tree && echo edit >>"$TEST_TMP/seed/kernels/regressed/a.c"
+	unseeded "an edited tree" || return 1
+	seed_tree && touch "$TEST_TMP/seed/kernels/regressed/a.c"
+	unseeded "a tree newer than its image" || return 1
+	seed_tree && echo other >"$TEST_TMP/seed/kernels/regressed/out-x86_64/.fragments-sha"
+	unseeded "another config" || return 1
+	# A start that was stopped is thrown away.
+	seed_tree && mkdir -p "$out" && : >"$out/.seeding" && : >"$out/.config" && : >"$out/stale.o"
+	seed || return 1
+	if [ -e "$out/stale.o" ] || [ ! -f "$out/a.o" ]; then
+		ls -a "$out"
+		return 1
+	fi
+}
+check "a new build directory starts from the closest finished variant's: what differs is newer, its paths its own; never from an edited, unbuilt or other-config tree" seeded_build_dir
 
 # Real console logs (tests/fixtures/console/, how each was made is in
 # its expected.csv) and the verdict each must give.
