@@ -76,10 +76,12 @@ E2E_TESTS := $(sort $(wildcard tests/[2-9][0-9]-*.t))
 # project's files and recorded logs through fakes, which the trace of
 # every open made four to ten times as slow (tests/14: 5 min 36 s of a
 # fresh machine's make check, Documentation/data/ci-fresh-2026-12-06-per-check/).
+# One per CPU, as check-fast runs them (prove -v prints each file's
+# lines together when it ends).
 check: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
 	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh --programs-only -o build/deps-trace.txt -- \
-		$(PROVE) -v --timer $(FAST_TESTS)
+		$(PROVE) -v -j$$(nproc) --timer $(FAST_TESTS)
 	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh --append -o build/deps-trace.txt -- \
 		$(PROVE) -v --timer $(E2E_TESTS)
 
