@@ -135,7 +135,8 @@ SEED_SOURCE_DATE=@946684800
 # seed_donor ARCH WORKTREE OUT: the sibling worktree (a variant of the
 # same source repository) whose build directory of the same name and
 # fragments is closest to WORKTREE's commit, and how many files differ
-# ("DONOR COUNT"); nothing when there is none. Only a finished build of
+# ("COUNT DONOR", the path last: it may hold spaces); nothing when there
+# is none. Only a finished build of
 # a tree as git has it will do: an edit git does not know of, or a
 # file newer than the image (a tree prepared anew, not yet rebuilt),
 # would be in no list of what differs.
@@ -162,7 +163,7 @@ seed_donor() {
 			best_n=$n
 		fi
 	done
-	[ -z "$best" ] || echo "$best $best_n"
+	[ -z "$best" ] || echo "$best_n $best"
 }
 
 # seed_build_dir ARCH WORKTREE OUT: start the empty build directory OUT
@@ -182,7 +183,7 @@ seed_build_dir() {
 		find "$out" -mindepth 1 -maxdepth 1 ! -name build.log -exec rm -rf {} +
 	fi
 	[ ! -f "$out/.config" ] || return 0
-	read -r donor n < <(seed_donor "$arch" "$wt" "$out") || return 0
+	read -r n donor < <(seed_donor "$arch" "$wt" "$out") || return 0
 	d_out=$donor/$(basename "$out")
 	log "starting $out from $d_out ($n files differ)"
 	: >"$out/.seeding"

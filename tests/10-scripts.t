@@ -240,7 +240,7 @@ check "the config check lists options lost by olddefconfig, last fragment wins" 
 # seed_tree: variants of one repository as kernel-tree.sh makes them
 # (worktrees side by side), regressed built (a finished build directory:
 # its fragments' key, an object, objtool's absolute path, the image
-# last), fixed one file away from it and other two.
+# last), fixed one file away from it.
 seed_tree() {
 	local top=$TEST_TMP/seed g=(/usr/bin/git -c user.name=t -c user.email=t@localhost)
 	rm -rf "$top"
@@ -266,7 +266,7 @@ seed_tree() {
 	echo obj >"$out/a.o"
 	echo image >"$out/arch/x86/boot/bzImage"
 }
-# seed OUT...: seed_build_dir for fixed's build directory.
+# seed: seed_build_dir for fixed's build directory.
 seed() {
 	mkdir -p "$TEST_TMP/seed/kernels/fixed/out-x86_64"
 	bash -c '. "$1" && seed_build_dir x86_64 "$2" "$2/out-x86_64"' _ "$SCRIPTS_DIR/kernel-build.sh" \

@@ -20,9 +20,9 @@ build() { IMAGE[$1]=$("$SCRIPTS_DIR/kernel-build.sh" x86_64 "$1"); }
 check "x86_64 regressed kernel builds" build regressed
 # A new build directory of the fixed kernel starts from regressed's (or
 # reference's, where make verify built it; kernel-build.sh
-# seed_build_dir): make compiles what the series
-# changes, not a whole kernel (73 s instead of 201 s of a cold make
-# check, Documentation/data/ci-cold-2026-12-07/).
+# seed_build_dir): make compiles what the series changes, not a whole
+# kernel (73 s instead of 201 s of a cold make check,
+# Documentation/data/ci-cold-2026-12-07/).
 build_fixed() {
 	local out err=$TEST_TMP/fixed-build.err new=false
 	out=$("$SCRIPTS_DIR/kernel-tree.sh" fixed)/out-x86_64 || return 1
