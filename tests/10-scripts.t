@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 43
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -140,6 +140,48 @@ fixtures_listed() {
 	echo "named:$named"
 }
 check "Documentation/data/README lists every run the tests replay" fixtures_listed
+# A new run kept in a scratch repository: whole on lab-data, its tables
+# and CSVs in the working tree, whole again from get; the check names a
+# console log of it added to the main tree, and a CSV that differs.
+lab_data_round_trip() {
+	local repo=$TEST_TMP/lab-repo res=$TEST_TMP/lab-run got=$TEST_TMP/lab-got tool
+	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+	mkdir -p "$repo/Documentation/data/replayed/logs" "$res/logs"
+	cp -r "$SCRIPTS_DIR" "$repo/scripts"
+	printf 'runs\n\n  replayed  tests/14: a replay\n' >"$repo/Documentation/data/README"
+	echo 'console' >"$repo/Documentation/data/replayed/logs/a-1.log"
+	git -C "$repo" init -q -b main
+	git -C "$repo" add -A
+	git -C "$repo" commit -q -m base
+	git -C "$repo" branch lab-data
+	echo 'console' >"$res/logs/x86_64-fixed-1.log"
+	echo 'qemu -smp 2' >"$res/logs/x86_64-fixed-1.log.cmdline"
+	echo 'boot,pass' >"$res/runs.csv"
+	echo 'what ran' >"$res/README"
+	tool=$repo/scripts/evidence/lab-data.sh
+	"$tool" keep "$res" new-run || return 1
+	[ "$(git -C "$repo" ls-tree -r --name-only lab-data Documentation/data/new-run | wc -l)" -eq 4 ] ||
+		{ echo "lab-data lacks files of new-run"; return 1; }
+	if [ ! -f "$repo/Documentation/data/new-run/runs.csv" ] || [ -e "$repo/Documentation/data/new-run/logs" ]; then
+		echo "working tree: $(cd "$repo/Documentation/data/new-run" && find . -type f)"
+		return 1
+	fi
+	"$tool" get new-run "$got" || return 1
+	diff -r "$res" "$got" || return 1
+	git -C "$repo" add Documentation/data/new-run
+	"$tool" check || return 1
+	fails_with 2 "exists already" "$tool" keep "$res" new-run || return 1
+	mkdir "$repo/Documentation/data/new-run/logs"
+	cp "$res/logs/x86_64-fixed-1.log" "$repo/Documentation/data/new-run/logs/"
+	git -C "$repo" add Documentation/data/new-run
+	fails_with 1 "in the main tree: Documentation/data/new-run/logs/x86_64-fixed-1.log" "$tool" check || return 1
+	git -C "$repo" rm -q --cached Documentation/data/new-run/logs/x86_64-fixed-1.log
+	echo 'boot,fail' >"$repo/Documentation/data/new-run/runs.csv"
+	git -C "$repo" add Documentation/data/new-run
+	fails_with 1 "differs from lab-data: Documentation/data/new-run/runs.csv" "$tool" check
+}
+check "lab-data.sh keeps a run whole on lab-data and its tables in the tree; check names a log or CSV out of place" \
+	lab_data_round_trip
 
 check "unknown arch is refused" \
 	fails_with 2 "unknown arch 'sparc'" "$SCRIPTS_DIR/kernel-build.sh" sparc reference
