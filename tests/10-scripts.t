@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 44
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -140,6 +140,17 @@ fixtures_listed() {
 	echo "named:$named"
 }
 check "Documentation/data/README lists every run the tests replay" fixtures_listed
+# The recorded runs' console logs (scripts/evidence/lab-data.sh): in the
+# main tree only those of the runs the tests replay, every run whole on
+# the branch lab-data.
+if [ -n "$(git -C "$PROJECT_DIR" rev-parse -q --verify lab-data 2>/dev/null ||
+	git -C "$PROJECT_DIR" rev-parse -q --verify origin/lab-data 2>/dev/null)" ]; then
+	check "the main tree holds console logs of replayed runs only, lab-data every run whole" \
+		"$SCRIPTS_DIR/evidence/lab-data.sh" check
+else
+	skip_test "the main tree holds console logs of replayed runs only, lab-data every run whole" \
+		"no branch lab-data in this clone (git fetch origin lab-data:lab-data)"
+fi
 # A new run kept in a scratch repository: whole on lab-data, its tables
 # and CSVs in the working tree, whole again from get; the check names a
 # console log of it added to the main tree, and a CSV that differs.
