@@ -152,8 +152,9 @@ else
 		"no branch lab-data in this clone (git fetch origin lab-data:lab-data)"
 fi
 # A new run kept in a scratch repository: whole on lab-data, its tables
-# and CSVs in the working tree, whole again from get; the check names a
-# console log of it added to the main tree, and a CSV that differs.
+# and CSVs in the working tree, whole again from get (with the main
+# branch's README, corrected since); the check names a console log of it
+# added to the main tree, and a CSV that differs.
 lab_data_round_trip() {
 	local repo=$TEST_TMP/lab-repo res=$TEST_TMP/lab-run got=$TEST_TMP/lab-got tool
 	export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
@@ -179,8 +180,12 @@ lab_data_round_trip() {
 	fi
 	"$tool" get new-run "$got" || return 1
 	diff -r "$res" "$got" || return 1
+	echo 'what ran, corrected' >"$repo/Documentation/data/new-run/README"
 	git -C "$repo" add Documentation/data/new-run
 	"$tool" check || return 1
+	git -C "$repo" commit -q -m new-run
+	"$tool" get new-run "$got.2" || return 1
+	[ "$(cat "$got.2/README")" = 'what ran, corrected' ] || { echo "get: lab-data's README, not the main branch's"; return 1; }
 	fails_with 2 "exists already" "$tool" keep "$res" new-run || return 1
 	mkdir "$repo/Documentation/data/new-run/logs"
 	cp "$res/logs/x86_64-fixed-1.log" "$repo/Documentation/data/new-run/logs/"

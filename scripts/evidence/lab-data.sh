@@ -29,7 +29,9 @@ commits are descendants of the main branch's, so a clone has them.
                      tree's $DATA_PATH/NAME, to commit with the record
                      that cites them
   get NAME DIR       the run NAME whole, console logs too, into DIR (new or
-                     empty): what a tool's --table DIR judges again
+                     empty), with the main branch's files of it where it
+                     has them (a README corrected since): what a tool's
+                     --table DIR judges again
   check              the main tree (git's index) holds console logs of the
                      runs the tests replay only, and every run of it is on
                      $LAB_BRANCH with the same tables and CSVs; exit 1
@@ -121,6 +123,11 @@ get() {
 	mkdir -p "$dir"
 	git -C "$PROJECT_DIR" archive --format=tar "$ref" "$DATA_PATH/$name/" |
 		tar -x -C "$dir" --strip-components=3
+	# A README corrected on the main branch since: its form, not lab-data's.
+	if [ -n "$(git -C "$PROJECT_DIR" ls-tree HEAD "$DATA_PATH/$name/")" ]; then
+		git -C "$PROJECT_DIR" archive --format=tar HEAD "$DATA_PATH/$name/" |
+			tar -x -C "$dir" --strip-components=3
+	fi
 	log "$name: $(find "$dir" -type f | wc -l) files in $dir"
 }
 
