@@ -38,11 +38,19 @@ USAGE
 
 # trace_args OUT [open]: the strace arguments (NUL-separated) that append
 # to OUT what the traced processes execute and, with open, what they open.
-# --seccomp-bpf stops only at the traced calls. An <unfinished ...> line
-# may name a path whose open then failed: check-deps.sh drops paths that
-# do not exist.
+# --seccomp-bpf stops only at the traced calls, but strace 6.1 stops a
+# forked process at every call until its first traced one: a subshell
+# that runs no program (run_main's main, a $(function), a loop in a
+# pipeline) ran about 30 times as slow (a read loop of 100,000 lines in
+# a subshell: 23 s traced, 0.8 s with this;
+# Documentation/data/deps-trace-fork-stops-2026-12-07/). glibc's fork
+# makes set_robust_list in the child first thing, and otherwise only as
+# a program or a thread starts: traced, it ends that at once
+# (deps-trace.awk reads no line of it). An <unfinished ...> line may
+# name a path whose open then failed: check-deps.sh drops paths that do
+# not exist.
 trace_args() {
-	local out=$1 calls=execve,execveat
+	local out=$1 calls=execve,execveat,set_robust_list
 	[ $# -lt 2 ] || calls=$calls,open,openat
 	printf '%s\0' -f --seccomp-bpf -qq -z -e signal=none -e "trace=$calls" \
 		-o "|awk -v out=$(printf '%q' "$out") -f $(printf '%q' "$SCRIPTS_DIR/deps/deps-trace.awk")"
