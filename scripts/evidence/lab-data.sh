@@ -95,11 +95,9 @@ keep() {
 	tree=$(GIT_INDEX_FILE=$index git -C "$PROJECT_DIR" write-tree)
 	commit=$(git -C "$PROJECT_DIR" commit-tree "$tree" -p "$ref" \
 		-m "$DATA_PATH: $name, whole" -m "Recorded by scripts/evidence/lab-data.sh keep.")
-	if git -C "$PROJECT_DIR" rev-parse -q --verify "refs/heads/$LAB_BRANCH" >/dev/null; then
-		git -C "$PROJECT_DIR" update-ref "refs/heads/$LAB_BRANCH" "$commit" "$ref"
-	else
-		git -C "$PROJECT_DIR" update-ref "refs/heads/$LAB_BRANCH" "$commit" ""
-	fi
+	# From origin's alone, the local branch must not exist yet ("").
+	git -C "$PROJECT_DIR" update-ref "refs/heads/$LAB_BRANCH" "$commit" \
+		"$(git -C "$PROJECT_DIR" rev-parse -q --verify "refs/heads/$LAB_BRANCH" || true)"
 	mkdir -p "$PROJECT_DIR/$DATA_PATH/$name"
 	(cd "$results" && find . -type f -printf '%P\n' | awk "$CONSOLE_LOG_AWK"' !console_log($0)' |
 		xargs -r -d '\n' cp -p --parents -t "$PROJECT_DIR/$DATA_PATH/$name")
@@ -125,52 +123,48 @@ get() {
 	log "$name: $(find "$dir" -type f | wc -l) files in $dir"
 }
 
-# check: what the main tree holds of the recorded runs.
+# check: what the main tree holds of the recorded runs. One awk over the
+# two lists, not a shell loop: bash's read makes a call per byte, and
+# each cost a stop under make check's tracer while it stopped forked
+# subshells at every call (0.4 s alone, 6.8 s traced; deps-trace.sh).
 check() {
-	local ref replayed bad=0
+	local ref replayed
 	replayed=" $(replayed_runs | tr '\n' ' ') "
-	# One awk over the list, not a read loop, which bash makes a read
-	# call per byte for: 0.4 s alone, 6.8 s under make check's tracer
-	# while it stopped forked subshells at every call (deps-trace.sh).
-	git -C "$PROJECT_DIR" ls-files -- "$DATA_PATH" |
-		awk -v replayed="$replayed" -v branch="$LAB_BRANCH" "$CONSOLE_LOG_AWK"'
+	ref=$(lab_ref)
+	# A replayed run is the main tree's own (its tests are). Of the
+	# others, console logs belong on lab-data only, and the main tree's
+	# tables and CSVs are lab-data's; a README may be corrected on the
+	# main branch after its run.
+	{
+		[ -z "$ref" ] || git -C "$PROJECT_DIR" ls-tree -r "$ref" -- "$DATA_PATH" | sed 's/^/lab /'
+		git -C "$PROJECT_DIR" ls-files -s -- "$DATA_PATH" | sed 's/^/main /'
+	} | awk -F'\t' -v replayed="$replayed" -v branch="$LAB_BRANCH" -v data="$DATA_PATH/" \
+		-v lab_ref="$ref" "$CONSOLE_LOG_AWK"'
+		{ split($1, f, " ") }
+		f[1] == "lab" { lab[$2] = f[4]; next }
+		{ files++ }
+		index($2, data) != 1 { next }
 		{
-			rel = $0
-			sub(/^Documentation\/data\//, "", rel)
+			rel = substr($2, length(data) + 1)
 			if (rel !~ /\//) next
 			run = rel
 			sub(/\/.*/, "", run)
-			if (index(replayed, " " run " ") || !console_log(substr(rel, length(run) + 2))) next
-			if (++n <= 10) print "console log of a run no test replays, in the main tree: " $0
-		}
-		END {
-			if (n) print n " such files: they belong on " branch " (scripts/evidence/lab-data.sh keep)"
-			exit n > 0
-		}' || bad=1
-	ref=$(lab_ref)
-	if [ -z "$ref" ]; then
-		echo "no branch $LAB_BRANCH here: the runs' logs were not looked for"
-		return 1
-	fi
-	# The main tree's tables and CSVs are lab-data's; a README may be
-	# corrected on the main branch after its run, and a replayed run is
-	# the main tree's own (its tests are).
-	{
-		git -C "$PROJECT_DIR" ls-tree -r "$ref" -- "$DATA_PATH" | sed 's/^/lab /'
-		git -C "$PROJECT_DIR" ls-files -s -- "$DATA_PATH" | sed 's/^/main /'
-	} | awk -F'\t' -v replayed="$replayed" '{ split($1, f, " ") }
-		f[1] == "lab" { lab[$2] = f[4]; next }
-		$2 ~ /^Documentation\/data\/[^\/]+\// {
-			run = $2
-			sub(/^Documentation\/data\//, "", run)
-			sub(/\/.*/, "", run)
 			if (index(replayed, " " run " ")) next
-			if (!($2 in lab)) { print "not on lab-data: " $2; bad = 1 }
-			else if (lab[$2] != f[3] && $2 !~ /\/README$/) { print "differs from lab-data: " $2; bad = 1 }
 		}
-		END { exit bad }' || bad=1
-	[ "$bad" -eq 0 ] || return 1
-	echo "the main tree's runs: $(git -C "$PROJECT_DIR" ls-files -- "$DATA_PATH" | wc -l) files, console logs of replayed runs only; lab-data $(git -C "$PROJECT_DIR" rev-parse --short "$ref") has every run whole"
+		console_log(substr(rel, length(run) + 2)) {
+			if (++logs <= 10) print "console log of a run no test replays, in the main tree: " $2
+			next
+		}
+		lab_ref == "" { next }
+		!($2 in lab) { print "not on " branch ": " $2; bad = 1; next }
+		lab[$2] != f[3] && $2 !~ /\/README$/ { print "differs from " branch ": " $2; bad = 1 }
+		END {
+			if (logs) print logs " such files: they belong on " branch " (scripts/evidence/lab-data.sh keep)"
+			if (lab_ref == "") print "no branch " branch " here: the runs\047 logs were not looked for"
+			if (logs || bad || lab_ref == "") exit 1
+			printf "the main tree\047s runs: %d files, console logs of replayed runs only; %s %s has every run whole\n",
+				files, branch, substr(lab_ref, 1, 7)
+		}'
 }
 
 main() {
