@@ -191,7 +191,7 @@ lab_data_round_trip() {
 	cp "$res/logs/x86_64-fixed-1.log" "$repo/Documentation/data/new-run/logs/"
 	git -C "$repo" add Documentation/data/new-run
 	fails_with 1 "in the main tree: Documentation/data/new-run/logs/x86_64-fixed-1.log" "$tool" check || return 1
-	git -C "$repo" rm -q --cached Documentation/data/new-run/logs/x86_64-fixed-1.log
+	git -C "$repo" rm -q -f Documentation/data/new-run/logs/x86_64-fixed-1.log
 	echo 'boot,fail' >"$repo/Documentation/data/new-run/runs.csv"
 	git -C "$repo" add Documentation/data/new-run
 	fails_with 1 "differs from lab-data: Documentation/data/new-run/runs.csv" "$tool" check
