@@ -6,7 +6,7 @@
 # its tasks give, through wakeup migrations, exits and a fair -> FIFO
 # switch), and so does the selftest, the kselftest way. Then v7.0's
 # removal, which wraps where long is 32-bit (v7.0 to v7.1.5 as they are;
-# make check's tree is 6.12, so the reference kernel plus v7.0's code:
+# the tests' tree is 6.12, so the reference kernel plus v7.0's code:
 # +removal-wrap), on arm: the selftest must say it cannot judge there,
 # not fail, though the wrap sends children away.
 # i386 gets its guest's initramfs built (its libc and busybox, under the
@@ -15,7 +15,9 @@
 # one machine, one after the other: arm fixed 306 s, i386 fixed 425 s;
 # Documentation/data/32bit-arch-build-cost-2026-12-07/).
 # The i386 kernels boot in make verify --arch i386 and pelt-bounds.sh
-# --arch i386.
+# --arch i386. make check-arches runs this test, not make check: its
+# cold arm build (347 s, Documentation/data/ci-cold-2026-12-07-trace-forks/)
+# does not fit CI's 30 minutes beside arm64's.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 8
