@@ -58,7 +58,7 @@ main() {
 		cpus+=" $t=$(topology_vcpus "$t" || echo 0)"
 	done < <(awk -F, 'NR > 1 { print $2 }' "$dir/verdicts.csv" | sort -u)
 	awk -F, -v setup="$setup" -v mode="$mode" -v topology_cpus="$cpus" \
-		-v max_cpus="$(margin MAX_TEST_CPUS)" \
+		-v max_cpus="$(margin MAX_TEST_CPUS)" -v harness_suffixes="$VARIANT_SUFFIXES" \
 		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$dir/runs.csv" "$dir/verdicts.csv" <<'AWK'
 		# stat(key, what): median of a column over the runs of key; sets
 		# lo[what] and hi[what].
@@ -114,10 +114,27 @@ main() {
 				problem(sprintf("%s %s %s boot %s: no verdict (%s); console: logs/%s-%s-%s-%s.log",
 					$1, $2, $3, $4, $8, $1, $2, $3, $4))
 		}
-		function check_row(key, k,   want, bad, ref, cpus) {
+		# A kernel's name without the harness's suffixes (+dvfs, +diag:
+		# a driver or counters added, not a fix): its verdict is the
+		# base variant's.
+		function base_variant(v,   n, i, s, found) {
+			n = split(harness_suffixes, s, " ")
+			do {
+				found = 0
+				for (i = 1; i <= n; i++)
+					if (length(v) > length(s[i]) + 1 &&
+					    substr(v, length(v) - length(s[i])) == "+" s[i]) {
+						v = substr(v, 1, length(v) - length(s[i]) - 1)
+						found = 1
+					}
+			} while (found)
+			return v
+		}
+		function check_row(key, k,   want, bad, ref, cpus, base) {
 			if (tests[key, "figures"] == boots[key])
 				return
-			want = k[3] == "regressed" ? "fail" : "ok"
+			base = base_variant(k[3])
+			want = base == "regressed" ? "fail" : "ok"
 			bad = tests[key, want == "ok" ? "fail" : "ok"]
 			if (!bad)
 				return
@@ -126,7 +143,7 @@ main() {
 					k[1], k[2], k[3], bad, boots[key]))
 				return
 			}
-			ref = k[1] SUBSEP k[2] SUBSEP "reference"
+			ref = k[1] SUBSEP k[2] SUBSEP "reference" substr(k[3], length(base) + 1)
 			cpus = test_cpus(k[2])
 			printf "cannot show it here: %s %s: the regressed kernel passed the selftest on %d of %d boots, " \
 				"so this host cannot show the defect and the other verdicts prove nothing; " \

@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 45
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -449,7 +449,8 @@ boot_outcomes() {
 check "boot_outcome: ended, panic, splat, hang, QEMU failed, no result, each with its error line" boot_outcomes
 
 # results_dir DIR LOG-FOR-REFERENCE LOG-FOR-REGRESSED LOG-FOR-FIXED: a
-# results directory as verify.sh writes it, from real logs.
+# results directory as verify.sh writes it, from real logs; the kernels'
+# names end in $KERNEL_SUFFIX (e.g. +dvfs).
 results_dir() {
 	local d=$1 v log
 	shift
@@ -459,8 +460,8 @@ results_dir() {
 	for v in reference regressed fixed; do
 		log=$LOGS/$1
 		shift
-		"$SCRIPTS_DIR/parse-console.sh" --runs "$log" x86_64 cores "$v" 1 >>"$d/runs.csv"
-		"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$v" 1 >>"$d/verdicts.csv"
+		"$SCRIPTS_DIR/parse-console.sh" --runs "$log" x86_64 cores "$v${KERNEL_SUFFIX:-}" 1 >>"$d/runs.csv"
+		"$SCRIPTS_DIR/parse-console.sh" --verdict "$log" x86_64 cores "$v${KERNEL_SUFFIX:-}" 1 >>"$d/verdicts.csv"
 	done
 }
 # check_says [--status N] PATTERN LOG LOG LOG: report.sh --check exits N
@@ -491,6 +492,17 @@ check "report --check: a regressed kernel that passes: this host cannot show it,
 check "report --check: a failing fixed kernel outweighs a regressed one that passes: exit 1" check_says \
 	"^error: x86_64 cores fixed: the selftest failed on 1 of 1 boots" \
 	x86_64-reference-pass.log x86_64-fixed-pass.log x86_64-regressed-fail.log
+# A harness suffix adds a driver or counters, not a fix: regressed+dvfs
+# must fail as regressed does, against reference+dvfs.
+harness_suffix() {
+	local d=$TEST_TMP/check-dvfs
+	KERNEL_SUFFIX=+dvfs results_dir "$d" x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-fixed-pass.log
+	"$SCRIPTS_DIR/report.sh" --check "$d" && [ -z "$("$SCRIPTS_DIR/report.sh" --check "$d")" ] &&
+		KERNEL_SUFFIX=+dvfs check_says --status 3 \
+			"^cannot show it here: x86_64 cores: the regressed kernel passed .* (reference [0-9]*)" \
+			x86_64-reference-pass.log x86_64-fixed-pass.log x86_64-fixed-pass.log
+}
+check "report --check: a kernel with a harness suffix (+dvfs) is judged as its base variant" harness_suffix
 check "report --check: a splat is no verdict, named with its log" check_says \
 	"^error: x86_64 cores fixed boot 1: no verdict (splat); console: logs/x86_64-cores-fixed-1.log$" \
 	x86_64-reference-pass.log x86_64-regressed-fail.log x86_64-splat.log
