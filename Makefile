@@ -7,11 +7,11 @@
 #                 the scripts, signals, recorded logs replayed, guest
 #                 tools), one per CPU, in about a minute: before each commit
 #   make check-e2e   the end-to-end tests (tests/[2-9]*.t: the series,
-#                 the selftest on this host, arm64's kernels built and
+#                 the selftest on this host, one arch's kernels built and
 #                 booted), under the same proof
-#   make check-arches  the other arches' kernels built and booted: x86_64
-#                 end to end (tests/40), 32-bit arm (tests/45), under a
-#                 proof of their own; not in .ci/run (its 30 minutes)
+#   make check-arches  the other arches' kernels built and booted, end to
+#                 end (tests/41) and 32-bit (tests/45), under a proof of
+#                 their own; not in .ci/run (its 30 minutes)
 #   make stress   debug kernels (lockdep, KASAN, ...) under
 #                 scripts/experiments/stress/stress.sh: forks, exits,
 #                 group/class/CPU changes, throttling, then no PELT leak
@@ -73,11 +73,12 @@ CHECK_FREE_GIB := 20
 # The longest first (tests/14, the replays), so that one CPU runs it while
 # the other runs the rest: prove -j starts them in this order.
 FAST_TESTS := tests/14-replay.t $(filter-out tests/14-replay.t,$(sort $(wildcard tests/1[0-9]-*.t)))
-# make check builds and boots one arch's kernels (tests/40 on arm64, the
-# ones tests/50 boots too): each arch's cold build is 6 to 9 minutes of a
-# new machine's 30 (Documentation/data/ci-cold-2026-12-07-trace-forks/).
-# make check-arches runs tests/40 on x86_64 and the 32-bit tests.
-ARCHES_TESTS := tests/45-32bit.t
+# make check builds and boots one arch's kernels (tests/40, the ones
+# tests/50 boots too): each arch's cold build is 6 to 9 minutes of a new
+# machine's 30 (Documentation/data/ci-cold-2026-12-07-trace-forks/).
+# make check-arches runs tests/40 on the other 64-bit arch (tests/41) and
+# the 32-bit tests.
+ARCHES_TESTS := tests/41-e2e-second-arch.t tests/45-32bit.t
 E2E_TESTS := $(filter-out $(ARCHES_TESTS),$(sort $(wildcard tests/[2-9][0-9]-*.t)))
 
 # The fast tests' programs are traced, not their opens: they read the
@@ -103,12 +104,12 @@ check-e2e: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
 	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh -o build/deps-trace.txt -- $(PROVE) -v --timer $(E2E_TESTS)
 
-# Its own trace, checked by tests/99 as make check's is: the packages of
-# x86_64, arm and i386 are used here.
+# Its own trace, checked by tests/99 as make check's is: the other
+# arches' packages are used here.
 check-arches: deps
 	scripts/free-space.sh $(CHECK_FREE_GIB) build "$${TMPDIR:-/tmp}"
-	PATH=$(DEBIAN_PATH) E2E_ARCH=x86_64 scripts/deps/deps-trace.sh -o build/deps-trace-arches.txt -- \
-		$(PROVE) -v --timer tests/40-e2e.t $(ARCHES_TESTS) tests/99-deps.t
+	PATH=$(DEBIAN_PATH) scripts/deps/deps-trace.sh -o build/deps-trace-arches.txt -- \
+		$(PROVE) -v --timer $(ARCHES_TESTS) tests/99-deps.t
 
 patches: deps
 	scripts/posting/make-series.sh

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # End to end, on one arch (E2E_ARCH: arm64 in make check, x86_64 in make
-# check-arches): build the regressed and fixed kernels, boot each under
-# QEMU and run the selftest the kselftest way. It must fail on the
-# regressed kernel and pass on the fixed one, and skip on a guest whose
-# vCPUs share host cores. Then the selftest's cleanup paths on cgroup v2,
-# in the guest, and the harness's own failures: panic, hang, kernel
-# splat, and verify.sh exiting non-zero on a boot without a verdict.
+# check-arches through tests/41): build the regressed and fixed kernels,
+# boot each under QEMU and run the selftest the kselftest way. It must
+# fail on the regressed kernel and pass on the fixed one, and skip on a
+# guest whose vCPUs share host cores. Then the selftest's cleanup paths
+# on cgroup v2, in the guest, and the harness's own failures: panic,
+# hang, kernel splat, and verify.sh exiting non-zero on a boot without a
+# verdict.
 # make check keeps one arch's two kernels, the ones tests/50 boots as
 # well (the reference kernel's runs, the debug kernels' stress and the
 # other arches are make check-arches's, make verify's and make stress's):
