@@ -125,7 +125,7 @@ check "each experiment one folder; every guest job and program name once" guest_
 # (not a comment) names is listed.
 fixtures_listed() {
 	local listed run code named=""
-	listed=$(sed -n 's/^  \([A-Za-z0-9._+-]*\)  .*tests\/.*/\1/p' "$PROJECT_DIR/Documentation/data/README")
+	listed=$(bash -c '. "$1/evidence/lab-data.sh" && replayed_runs' _ "$SCRIPTS_DIR") || return 1
 	for run in $listed; do
 		[ -d "$PROJECT_DIR/Documentation/data/$run" ] || { echo "listed, not there: $run"; return 1; }
 	done

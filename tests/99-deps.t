@@ -33,7 +33,6 @@ check "without rsync, the check names it" \
 # lists them) whose headers the traced run opened, building its guest's
 # programs: arm64's in make check, a 32-bit arch's in make check-arches.
 guest_libc() {
-	# shellcheck disable=SC2016 # expanded by the inner shell
 	bash -c '. "$1/lib.sh"
 		for arch in $ARCHES; do
 			cross=$(arch_field "$arch" ARCH_CROSS_COMPILE)

@@ -178,4 +178,5 @@ main() {
 	esac
 }
 
-run_main "$@"
+# Sourcing (for tests) defines the functions without running main.
+[ "${BASH_SOURCE[0]}" != "$0" ] || run_main "$@"
