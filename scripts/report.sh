@@ -53,12 +53,17 @@ main() {
 		usage_error "$dir has no runs.csv and verdicts.csv"
 	fi
 	# The test's CPUs per topology: the guest's, at most MAX_TEST_CPUS.
-	local t cpus=""
+	local t cpus="" k bases=""
 	while read -r t; do
 		cpus+=" $t=$(topology_vcpus "$t" || echo 0)"
 	done < <(awk -F, 'NR > 1 { print $2 }' "$dir/verdicts.csv" | sort -u)
+	# Each kernel's base variant, whose verdict it has: a harness suffix
+	# (+dvfs, +diag) adds a driver or counters, not a fix.
+	while read -r k; do
+		bases+=" $k=$(base_variant "$k")"
+	done < <(awk -F, 'NR > 1 { print $3 }' "$dir/verdicts.csv" | sort -u)
 	awk -F, -v setup="$setup" -v mode="$mode" -v topology_cpus="$cpus" \
-		-v max_cpus="$(margin MAX_TEST_CPUS)" -v harness_suffixes="$VARIANT_SUFFIXES" \
+		-v max_cpus="$(margin MAX_TEST_CPUS)" -v kernel_bases="$bases" \
 		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$dir/runs.csv" "$dir/verdicts.csv" <<'AWK'
 		# stat(key, what): median of a column over the runs of key; sets
 		# lo[what] and hi[what].
@@ -114,21 +119,13 @@ main() {
 				problem(sprintf("%s %s %s boot %s: no verdict (%s); console: logs/%s-%s-%s-%s.log",
 					$1, $2, $3, $4, $8, $1, $2, $3, $4))
 		}
-		# A kernel's name without the harness's suffixes (+dvfs, +diag:
-		# a driver or counters added, not a fix): its verdict is the
-		# base variant's.
-		function base_variant(v,   n, i, s, found) {
-			n = split(harness_suffixes, s, " ")
-			do {
-				found = 0
-				for (i = 1; i <= n; i++)
-					if (length(v) > length(s[i]) + 1 &&
-					    substr(v, length(v) - length(s[i])) == "+" s[i]) {
-						v = substr(v, 1, length(v) - length(s[i]) - 1)
-						found = 1
-					}
-			} while (found)
-			return v
+		# base_variant(kernel): its base variant, as the shell found it.
+		function base_variant(kernel,   a, i, n) {
+			n = split(kernel_bases, a, " ")
+			for (i = 1; i <= n; i++)
+				if (index(a[i], kernel "=") == 1)
+					return substr(a[i], length(kernel) + 2)
+			return kernel
 		}
 		function check_row(key, k,   want, bad, ref, cpus, base) {
 			if (tests[key, "figures"] == boots[key])

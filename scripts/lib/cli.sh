@@ -69,6 +69,13 @@ variant_suffix() {
 	return 1
 }
 
+# base_variant VARIANT: VARIANT without its suffixes of VARIANT_SUFFIXES.
+base_variant() {
+	local v=$1 s
+	while s=$(variant_suffix "$v"); do v=${v%+"$s"}; done
+	echo "$v"
+}
+
 # A variant, optionally ending in +S for suffixes S of VARIANT_SUFFIXES
 # (above). Besides VARIANTS, bugfix is the reference tree plus BUGFIX_SERIES
 # alone, and alt-X is a candidate fix weighed against the series: the
@@ -77,8 +84,8 @@ variant_suffix() {
 # fixed tree of the series patches/S (as SERIES=patches/S makes it), so that
 # two series can be booted side by side.
 check_variant() {
-	local v=$1 s
-	while s=$(variant_suffix "$v"); do v=${v%+"$s"}; done
+	local v
+	v=$(base_variant "$1")
 	case " $VARIANTS bugfix " in *" $v "*) return ;; esac
 	# V+alt-X before fixed@S, as kernel-tree.sh reads it: fixed@S+alt-X is
 	# the series S plus candidate X.
