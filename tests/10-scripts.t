@@ -320,9 +320,14 @@ seed_tree() {
 	bash -c '. "$1" && fragments_key x86_64 "$2"' _ "$SCRIPTS_DIR/kernel-build.sh" \
 		"$top/kernels/regressed" >"$out/.fragments-sha"
 	echo "$top/kernels/regressed/tools/x.c" >"$out/tools/.x.o.cmd"
-	sleep 0.01
 	echo obj >"$out/a.o"
 	echo image >"$out/arch/x86/boot/bzImage"
+	# The times seed_donor compares, set: the sources, then the build,
+	# then the image last, each a minute apart, so that a file touched
+	# now is newer than the image whatever the clock's resolution.
+	find "$top/kernels" -path '*/out-x86_64' -prune -o -type f -exec touch -d @1600000000 {} +
+	find "$out" -type f -exec touch -d @1600000060 {} +
+	touch -d @1600000120 "$out/arch/x86/boot/bzImage"
 }
 # seed: seed_build_dir for fixed's build directory.
 seed() {
