@@ -83,7 +83,8 @@ plus mean_freq, the busy-time-weighted mean frequency over all CPUs, and
 energy, a proxy: the busy time at each frequency times (f/fmax)^3, the
 dynamic power of a core whose voltage follows its frequency, idle free,
 per second of the load, and per thousand operations for the loads that
-count them) and DIR/table.txt. A candidate (fixed, alt-X) loses to the
+count them), DIR/table.txt and DIR/verdicts.csv (each row's verdict
+of the tables, the exit status's source). A candidate (fixed, alt-X) loses to the
 reference where its median is worse than the reference's by more than
 the larger range of the two: in the load's own metric (lower
 throughput, higher lateness), in the fork rate of periodic-churn's
@@ -209,13 +210,17 @@ main() { experiment_main "$@"; }
 # is missing or a candidate loses; 3 ("cannot judge here") where the only
 # failures are boots whose two CPUs did not compute in parallel (their
 # figures are left out of the tables: this host's CPUs interfered); else 0.
+# Read from DIR/verdicts.csv, the rows of the tables as data: the printed
+# table is for people, and a pipe that stops reading it early can die of
+# SIGPIPE under pipefail and read as no failure.
 dvfs_verdict() {
 	local unparallel
-	if grep -v '^| [a-z-]* | [^|]* | parallel |' "$1/table.txt" |
-		grep -q -e 'missing' -e '| fail |' -e 'loses ('; then
+	if ! awk -F, 'NR > 1 && (($1 == "validation" && $4 != "parallel" && $5 == "fail") ||
+			$5 == "missing" || $5 == "loses" || $7 != "") { failed = 1 }
+		END { exit failed }' "$1/verdicts.csv"; then
 		return 1
 	fi
-	unparallel=$(awk -F, '$5 == "parallel" && $9 == "fail"' "$1/validation.csv" | wc -l)
+	unparallel=$(awk -F, '$5 == "parallel" && $9 == "fail" { n++ } END { print n + 0 }' "$1/validation.csv")
 	if [ "$unparallel" -gt 0 ]; then
 		echo "cannot judge here: $unparallel boot(s) whose two CPUs did not each do their solo work at once (the parallel check); their figures are left out" >&2
 		return 3
@@ -348,10 +353,17 @@ AWK
 
 # dvfs_tables DIR "VARIANTS" BOOTS "POLICIES" "LOADS": the validation
 # summary, then per policy shape and load the medians [ranges] and the
-# verdict of each candidate against the reference.
+# verdict of each candidate against the reference; each row's verdict
+# also in DIR/verdicts.csv (table,policy,subject,check,verdict,losing,
+# without_value): a validation row's subject is a kernel and its check
+# the check; a load row's subject is the load and its check the metric,
+# losing the candidates that lose ("loses") and without_value the
+# kernels with no value in the row ("missing" in the printed table),
+# each list space-separated.
 dvfs_tables() {
 	awk -F, -v variants="$2" -v boots="$3" -v policies="$4" -v loads="$5" -v tol=$WORK_TOLERANCE -v util_tol=$UTIL_TOLERANCE \
-		-v boot_checks="$BOOT_CHECKS" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
+		-v boot_checks="$BOOT_CHECKS" -v verdicts="$1/verdicts.csv" \
+		-f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin "$1/validation.csv" "$1/validation.csv" "$1/bench.csv" <<'AWK'
 function summary(key, v,   n, a, i) {
 	n = count[key, v]
 	if (!n) return "missing"
@@ -398,8 +410,20 @@ function verdict(p, l, m, metric_unit,   i, c, out, s, better) {
 	}
 	return out == "" ? "same or better" : "loses (" out ")"
 }
+# verdict_row(table, policy, subject, check, v, without_value): the row
+# of verdicts.csv of a printed verdict v.
+function verdict_row(table, policy, subject, check, v, without_value,   losing) {
+	losing = ""
+	if (v ~ /^loses \(/) {
+		losing = substr(v, 8, length(v) - 8)
+		gsub(/, /, " ", losing)
+		v = "loses"
+	}
+	print table "," policy "," subject "," check "," v "," losing "," without_value >verdicts
+}
 BEGIN {
 	nv = split(variants, vs, " ")
+	print "table,policy,subject,check,verdict,losing,without_value" >verdicts
 	pooled_tol["work"] = tol; pooled_tol["invariance"] = util_tol; pooled_tol["burst"] = util_tol
 }
 FNR == 1 { file++; next }
@@ -464,6 +488,7 @@ END {
 		if (count[vkeys[i], "info"]) {
 			printf "| %s | %s | %s | %s, %s expected | (diagnostic) |\n", vk[1], vk[2], vk[3],
 				summary(vkeys[i], "info"), iexpected[vkeys[i]]
+			verdict_row("validation", vk[1], vk[2], vk[3], "(diagnostic)", "")
 			continue
 		}
 		if (vk[3] in pooled_tol)
@@ -473,8 +498,12 @@ END {
 		else
 			v = !ktotal[vkeys[i]] ? "(every boot left out)" : kpass[vkeys[i]] == ktotal[vkeys[i]] ? "pass" : "fail"
 		printf "| %s | %s | %s | %d/%d | %s |\n", vk[1], vk[2], vk[3], vpass[vkeys[i]], vtotal[vkeys[i]], v
+		verdict_row("validation", vk[1], vk[2], vk[3], v, "")
 	}
-	if (!nvk) print "| - | - | validation | - | missing |"
+	if (!nvk) {
+		print "| - | - | validation | - | missing |"
+		verdict_row("validation", "-", "-", "validation", "missing", "")
+	}
 	np = split(policies, ps, " ")
 	for (pi = 1; pi <= np; pi++) {
 		p = ps[pi]
@@ -488,8 +517,15 @@ END {
 			split(keys[k], kk, SUBSEP)
 			if (kk[1] != p) continue
 			printf "| %s | %s (%s) |", kk[2], kk[3], unit[keys[k]]
-			for (i = 1; i <= nv; i++) printf " %s |", summary(keys[k], vs[i])
-			printf " %s |\n", verdict(p, kk[2], kk[3], unit[keys[k]])
+			without_value = ""
+			for (i = 1; i <= nv; i++) {
+				cell = summary(keys[k], vs[i])
+				printf " %s |", cell
+				if (cell == "missing") without_value = without_value (without_value == "" ? "" : " ") vs[i]
+			}
+			v = verdict(p, kk[2], kk[3], unit[keys[k]])
+			printf " %s |\n", v
+			verdict_row("load", p, kk[2], kk[3], v, without_value)
 		}
 	}
 	printf "\n%s boots per kernel and policy shape; median [min-max] over the boots\n", boots
