@@ -37,7 +37,8 @@ schedutil computes it without rt, dl or irq time (see
 scripts/experiments/bench/guest/workloads.c). A row is marked "differs
 (K...)" naming each candidate kernel K (fixed, and any alt-X of scripts/kernel/alternatives/) whose median is
 further from the reference kernel's than the larger of the two kernels'
-ranges (run-to-run spread). Exits 1 when a row differs or a result is
+ranges (run-to-run spread); DIR/verdicts.csv has each row's verdict,
+whence the exit status. Exits 1 when a row differs or a result is
 missing, 0 otherwise, except for the rows that measure what dead tasks
 leave behind, which a fix is meant to change: the CPU's averages in
 the loads where tasks die on that CPU (spawn, periodic-churn; the
@@ -101,12 +102,21 @@ exp_collect() {
 		done
 	done
 	bench_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" | tee "$out/table.txt"
-	# The rows that count, read through process substitution: behind a
-	# pipe, grep -q's early exit could kill the first grep (SIGPIPE) on a
-	# table of more than 4 KiB and, under pipefail, hide a difference.
-	! grep -q '| differs (' < <(grep -v -e '^| [a-z]*-residue |' \
-		-e '^| \(spawn\|periodic-churn\) | cpu [a-z_]* |' "$out/table.txt") &&
-		! grep -q 'missing' "$out/table.txt"
+	bench_verdict "$out"
+}
+
+# bench_verdict DIR: 1 when a row that counts differs or a row lacks a
+# value, from DIR/verdicts.csv (the printed table is for people). The
+# rows that do not count measure what dead tasks leave behind, which a
+# fix is meant to change: the probes (LOAD-residue) and the CPU's
+# averages where tasks die on that CPU (spawn, periodic-churn; not
+# schedutil's request).
+bench_verdict() {
+	awk -F, 'NR > 1 {
+		left_behind = $2 ~ /^[a-z]*-residue$/ ||
+			($1 == "util" && ($2 == "spawn" || $2 == "periodic-churn") && $3 ~ /^cpu [a-z_]*$/)
+		if ($4 == "missing" || $6 != "" || ($4 == "differs" && !left_behind)) failed = 1
+	} END { exit failed }' "$1/verdicts.csv"
 }
 
 main() {
@@ -138,9 +148,14 @@ bench_rows() {
 		}'
 }
 
-# bench_tables DIR "VARIANTS" BOOTS: the two tables of table.txt.
+# bench_tables DIR "VARIANTS" BOOTS: the two tables of table.txt, and
+# each row's verdict in DIR/verdicts.csv (table,load,what,verdict,
+# differing,without_value: table bench or util, what the metric and
+# unit or the utilization row's name, verdict same, differs, missing or
+# n/a, differing the candidates that differ and without_value the
+# kernels with no value, each list space-separated).
 bench_tables() {
-	awk -F, -v variants="$2" -v boots="$3" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
+	awk -F, -v variants="$2" -v boots="$3" -v verdicts="$1/verdicts.csv" -f "$SCRIPTS_DIR/stats.awk" -f /dev/stdin \
 		"$1/bench.csv" "$1/util.csv" <<'AWK'
 function summary(key, v,   n, a, i) {
 	n = count[key, v]
@@ -165,7 +180,10 @@ function differs(key,   i, c, d, out) {
 	}
 	return out == "" ? "same" : "differs (" out ")"
 }
-BEGIN { nv = split(variants, vs, " ") }
+BEGIN {
+	nv = split(variants, vs, " ")
+	print "table,load,what,verdict,differing,without_value" >verdicts
+}
 FNR == 1 { file++; next }
 file == 1 { add($4 " | " $5 " (" $7 ")", $2, $6) }
 file == 2 {
@@ -189,8 +207,22 @@ END {
 			if ((t == 1) == (key ~ /^util /)) continue
 			name = key; sub(/^util /, "", name)
 			printf "| %s |", name
-			for (i = 1; i <= nv; i++) printf " %s |", summary(key, vs[i])
-			printf " %s |\n", differs(key)
+			without_value = ""
+			for (i = 1; i <= nv; i++) {
+				cell = summary(key, vs[i])
+				printf " %s |", cell
+				if (cell == "missing") without_value = without_value (without_value == "" ? "" : " ") vs[i]
+			}
+			d = differs(key)
+			printf " %s |\n", d
+			differing = ""
+			if (d ~ /^differs \(/) {
+				differing = substr(d, 10, length(d) - 10)
+				gsub(/, /, " ", differing)
+				d = "differs"
+			}
+			split(name, lw, " [|] ")
+			print (t == 1 ? "bench" : "util") "," lw[1] "," lw[2] "," d "," differing "," without_value >verdicts
 		}
 	}
 	printf "\n%s boots per kernel; median [min-max] over the boots.\n", boots
