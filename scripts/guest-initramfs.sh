@@ -27,7 +27,7 @@ busybox_for() {
 	darch=$(arch_field "$arch" ARCH_DEBIAN)
 	if [ "$darch" = "$(dpkg --print-architecture)" ]; then
 		[ -x /bin/busybox ] || die "/bin/busybox missing: apt-get install busybox-static"
-		file -L /bin/busybox | grep -q 'statically linked' ||
+		[[ $(file -L /bin/busybox) == *'statically linked'* ]] ||
 			die "/bin/busybox is not static: apt-get install busybox-static"
 		echo /bin/busybox
 		return
@@ -83,7 +83,7 @@ main() {
 		tail -n 20 "$dir/selftest-build.log" >&2
 		die "selftest build failed; log: $dir/selftest-build.log"
 	fi
-	file "$root/kselftest/sched/fork_placement_test" | grep -q 'statically linked' ||
+	[[ $(file "$root/kselftest/sched/fork_placement_test") == *'statically linked'* ]] ||
 		die "fork_placement_test is not statically linked"
 	# guest_util.h, which every program includes, is in scripts/guest/.
 	while read -r prog; do

@@ -53,12 +53,12 @@ update_indexes() {
 		out=$(apt-get update -q 2>&1) && return 0
 		[ "$attempt" -lt "$attempts" ] || break
 		log "apt-get update failed (attempt $attempt of $attempts), again in ${delay} s:"
-		grep '^[EW]:' <<<"$out" | head -n 3 >&2 || true
+		grep -m 3 '^[EW]:' <<<"$out" >&2 || true
 		sleep "$delay"
 		delay=$((delay * 2))
 	done
 	log "apt-get update failed $attempts times; going on with the index files apt has:"
-	grep '^[EW]:' <<<"$out" | head -n 5 >&2 || true
+	grep -m 5 '^[EW]:' <<<"$out" >&2 || true
 	return 1
 }
 

@@ -199,7 +199,7 @@ seed_build_dir() {
 	run_untraced grep -rlIZ -F --exclude=build.log "$donor/" "$out" >"$out/.seed-paths" || true
 	run_untraced xargs -r -0 -a "$out/.seed-paths" \
 		sed -i "s|$(sed_escape "$donor/")|$(sed_escape "$wt/")|g"
-	if tr '\0' '\n' <"$out/.seed-changed" | grep -q '\(^\|/\)Kconfig[^/]*$'; then
+	if grep -qz '\(^\|/\)Kconfig[^/]*$' "$out/.seed-changed"; then
 		rm -f "$out/.fragments-sha"
 	fi
 	rm -f "$out/.seed-files" "$out/.seed-changed" "$out/.seed-paths" "$out/.seeding"

@@ -19,9 +19,10 @@ expect() {
 	rc=$?
 	sed 's/^/    /' /tmp/out
 	ok=true
-	echo "$rc" | grep -Eqx "$want" || { echo "    exit status $rc, want $want"; ok=false; }
+	echo "$rc" >/tmp/rc
+	grep -Eqx "$want" /tmp/rc || { echo "    exit status $rc, want $want"; ok=false; }
 	grep -Eq "$pattern" /tmp/out || { echo "    no line matches: $pattern"; ok=false; }
-	if find $cg -name 'fork_placement_test.*' 2>/dev/null | grep -q .; then
+	if [ -n "$(find $cg -name 'fork_placement_test.*' 2>/dev/null)" ]; then
 		echo "    cgroup left behind"
 		ok=false
 	fi
