@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 46
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -639,5 +639,56 @@ free_space_passes() {
 	[ -z "$out" ]
 }
 check "free-space.sh passes silently where there is room, and reads 08 as eight" free_space_passes
+
+# early_exit_pipelines DIR: FILE:LINE of each pipeline in DIR's shell
+# code (*.sh and any file whose #! names a shell, guest scripts too)
+# that ends in a command that may stop reading before its input ends:
+# grep -q, --quiet, --silent, -m N or --max-count, or head. The command
+# before it then dies of SIGPIPE, and under pipefail a match reads as
+# none; no exception, not even with "|| true": read a file or a variable
+# instead (grep PATTERN FILE, <<<"$var", [[ $(cmd) == *text* ]]), or use
+# grep -m N in place of grep | head -n N. A line ending in | or \
+# continues the pipeline; comment lines are skipped.
+early_exit_pipelines() {
+	local files=() f first
+	while IFS= read -r -d '' f; do
+		case "$f" in
+		*.sh) files+=("$f") ;;
+		*)
+			IFS= read -r first <"$f" || true
+			[[ $first != '#!'*sh ]] || files+=("$f")
+			;;
+		esac
+	done < <(find "$1" -type f -print0)
+	awk '
+		FNR == 1 { text = "" }
+		/^[[:space:]]*#/ { next }
+		{
+			if (text == "") start = FNR
+			text = text " " $0
+			if ($0 ~ /(\||\\)[[:space:]]*$/) next
+			if (text ~ /(^|[^|])\|[[:space:]]*(grep[^|;&)]*[[:space:]]-([A-Za-z]*[qm][A-Za-z0-9]*|-quiet|-silent|-max-count)([[:space:]=]|$)|head([[:space:]);]|$))/)
+				print FILENAME ":" start ":" text
+			text = ""
+		}' "${files[@]}"
+}
+no_early_exit_pipelines() {
+	local found copy=$TEST_TMP/pipelines
+	found=$(early_exit_pipelines "$SCRIPTS_DIR") || return 1
+	[ -z "$found" ] || { echo "$found"; return 1; }
+	# The rule can fail: dvfs.sh's verdict as it was, a grep of its
+	# table through a pipe, and a pipeline into head in a guest job.
+	rm -rf "$copy"
+	cp -r "$SCRIPTS_DIR" "$copy"
+	printf '%s\n' 'v() {' '	if grep -v parallel t.txt |' '		grep -q -e missing; then return 1; fi' '}' \
+		>>"$copy/experiments/dvfs/dvfs.sh"
+	echo 'cat /proc/cmdline | head -n 1' >>"$copy/guest/init"
+	found=$(early_exit_pipelines "$copy") || return 1
+	echo "$found"
+	grep -q '/experiments/dvfs/dvfs\.sh:[0-9]*:[[:space:]]*if grep -v parallel t\.txt |[[:space:]]*grep -q' <<<"$found" &&
+		grep -q '/guest/init:[0-9]*:[[:space:]]*cat /proc/cmdline | head' <<<"$found" &&
+		[ "$(wc -l <<<"$found")" -eq 2 ] && rm -rf "$copy"
+}
+check "no pipeline in scripts/ ends in grep -q, grep -m or head (SIGPIPE under pipefail)" no_early_exit_pipelines
 
 [ "$TEST_FAILED" -eq 0 ]
