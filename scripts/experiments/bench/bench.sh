@@ -11,12 +11,16 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR/../..
 . "$(dirname "${BASH_SOURCE[0]}")/../../lib.sh"
 
-# What the guest's bench job runs without --loads (guest/workloads.c:
-# every load but the probes).
-DEFAULT_LOADS="spawn pipe messaging threads exec shell periodic periodic-churn"
+# workloads -v list=WHICH | -v check="L...": the loads of
+# guest/workloads.c, or what is wrong with the names L (workloads.awk).
+workloads() {
+	awk "$@" -f "$SCRIPTS_DIR/experiments/bench/workloads.awk" "$SCRIPTS_DIR/experiments/bench/guest/workloads.c"
+}
+# What the guest's bench job runs without --loads.
+DEFAULT_LOADS=$(workloads -v list=default)
 # Wakeup-heavy loads, which go through the lockless removal of a task's
 # sums on each wakeup migration; named with --loads.
-WAKEUP_LOADS="messaging-threads pipeherd tcp-rr schbench"
+WAKEUP_LOADS=$(workloads -v list=wakeup)
 
 usage() {
 	cat <<USAGE
@@ -73,12 +77,16 @@ EXP_NAME=bench EXP_BOOTS=5
 SECONDS_PER_LOAD=4 MONITOR="" LOADS=""
 
 exp_option() {
+	local unknown
 	EXP_SHIFT=2
 	case "$1" in
 	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
 	--no-monitor) MONITOR=" --no-debug-file"; EXP_SHIFT=1 ;;
 	--loads)
 		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		# Here, not in the guest after every kernel is built.
+		unknown=$(workloads -v check="$2")
+		[ -z "$unknown" ] || usage_error "--loads: $unknown"
 		LOADS=" $2"
 		;;
 	*) return 1 ;;

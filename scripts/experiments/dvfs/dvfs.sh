@@ -17,7 +17,13 @@ UTIL_TOLERANCE=0.10
 # one (its job did not complete, its CPUs did not compute in parallel)
 # is not of the machine the tables are about, and is left out of them.
 BOOT_CHECKS="completed parallel clocksource"
-LOADS_DEFAULT="spawn pipe messaging threads exec shell periodic periodic-churn"
+# workloads -v list=WHICH | -v check="L...": the loads of
+# scripts/experiments/bench/guest/workloads.c, or what is wrong with the
+# names L (scripts/experiments/bench/workloads.awk).
+workloads() {
+	awk "$@" -f "$SCRIPTS_DIR/experiments/bench/workloads.awk" "$SCRIPTS_DIR/experiments/bench/guest/workloads.c"
+}
+LOADS_DEFAULT=$(workloads -v list=default)
 
 pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
 
@@ -148,11 +154,15 @@ EXP_ARCH=$DVFS_DEFAULT_ARCH EXP_ARCHES_OK=$DVFS_ARCHES
 SECONDS_PER_LOAD=4 LOADS=$LOADS_DEFAULT POLICIES="per-cpu remote shared" PERIOD="" RATE_LIMIT=""
 
 exp_option() {
+	local unknown
 	EXP_SHIFT=2
 	case "$1" in
 	--seconds) positive_option "$1" "${2:-}"; SECONDS_PER_LOAD=$2 ;;
 	--loads)
 		[[ "${2:-}" =~ ^[a-z-]+( [a-z-]+)*$ ]] || usage_error "--loads takes load names, got '${2:-}'"
+		# Here, not in the guest after every kernel is built.
+		unknown=$(workloads -v check="$2")
+		[ -z "$unknown" ] || usage_error "--loads: $unknown"
 		LOADS=$2
 		;;
 	--policies)
@@ -175,6 +185,12 @@ exp_option() {
 exp_boot_args() {
 	printf '%s\n' --job dvfs --args "$SECONDS_PER_LOAD $LOADS" \
 		--timeout $((600 + 20 * SECONDS_PER_LOAD * $(wc -w <<<"$LOADS")))
+}
+
+# exp_log_dirs DIR: where the console logs of exp_boot are.
+exp_log_dirs() {
+	local policy
+	for policy in $POLICIES; do echo "$1/$policy"; done
 }
 
 # exp_boot ARCH TOPOLOGY DIR: every kernel R times per policy shape,
