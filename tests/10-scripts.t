@@ -3,7 +3,7 @@
 # The scripts' own logic: input checks, config check, parsing, the table.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 46
+plan 49
 
 check "shellcheck is clean" shellcheck -x -P SCRIPTDIR "$SCRIPTS_DIR"/*.sh "$SCRIPTS_DIR"/*/*.sh \
 	"$SCRIPTS_DIR"/experiments/*/*.sh "$SCRIPTS_DIR"/guest/init "$SCRIPTS_DIR"/experiments/*/guest/*.sh \
@@ -690,5 +690,33 @@ no_early_exit_pipelines() {
 		[ "$(wc -l <<<"$found")" -eq 2 ] && rm -rf "$copy"
 }
 check "no pipeline in scripts/ ends in grep -q, grep -m or head (SIGPIPE under pipefail)" no_early_exit_pipelines
+
+# refused_before_build NAME PATTERN ARG...: the experiment NAME, run in
+# the copy of tests/fakes.sh (builds and boots that take no time) with
+# ARG, exits 2 with one line, PATTERN, and built nothing: a value the
+# guests would refuse costs no kernel build.
+refused_before_build() (
+	local name=$1 pattern=$2
+	shift 2
+	TEST_TMP=$TEST_TMP/refused-$name
+	mkdir -p "$TEST_TMP"
+	# shellcheck source=tests/fakes.sh
+	. "$PROJECT_DIR/tests/fakes.sh"
+	export FAKE_QEMU=rc=0
+	fails_with 2 "$pattern" "$PROJ/scripts/experiments/$name/$name.sh" --boots 1 "$@" \
+		--out "$TEST_TMP/results" || return 1
+	[ "$(wc -l <"$TEST_TMP/fail.out")" -eq 1 ] || { cat "$TEST_TMP/fail.out"; return 1; }
+	[ ! -e "$BUILD_DIR" ] || { echo "built: $(ls "$BUILD_DIR")"; return 1; }
+)
+check "bench.sh --loads: a load guest/workloads.c lacks is refused before any build" refused_before_build bench \
+	"^error: --loads: unknown load 'nosuch': expected any of: spawn pipe .* group-residue (see --help)$" \
+	--loads "spawn nosuch"
+check "dvfs.sh --loads: a load guest/workloads.c lacks is refused before any build" refused_before_build dvfs \
+	"^error: --loads: unknown load 'foo': expected any of: spawn pipe .* group-residue (see --help)$" \
+	--loads foo
+check "cost.sh --functions: a function the cost job does not profile is refused before any build" \
+	refused_before_build cost \
+	"^error: --functions: unknown function 'nosuch_function': expected any of: sched_move_task .* (see --help)$" \
+	--functions "sched_move_task nosuch_function"
 
 [ "$TEST_FAILED" -eq 0 ]
