@@ -24,8 +24,8 @@ all of those show). Holds the machine lock while the guest runs.
                         coresN (N cores), smtCxT (C cores of T threads),
                         numaNxC (N nodes of C cores), asymBxL (B big and
                         L little cores); $(topology_arches_text);
-                        more vCPUs than host cores need --icount or
-                        --oversubscribe
+                        more vCPUs than host cores need --oversubscribe
+                        (or --icount)
   --oversubscribe       allow more vCPUs than host cores under
                         multi-threaded TCG (the host's scheduler then
                         stops vCPUs at random; Documentation/harness.md)
@@ -167,7 +167,7 @@ main() {
 		esac
 	done
 	[ $# -eq 4 ] || { usage >&2; exit 2; }
-	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 outcome vcpus
+	local arch=$1 kernel=$2 initrd=$3 log=$4 cmd qemu rc=0 outcome why
 	check_arch "$arch"
 	topology_check "$arch" "$topology"
 	# Where the kernel takes CPUs that never start as possible: the
@@ -181,12 +181,7 @@ main() {
 	[[ "$timeout" =~ ^[0-9]+$ ]] || usage_error "--timeout takes seconds"
 	[ -f "$kernel" ] || usage_error "no kernel image at $kernel"
 	[ -f "$initrd" ] || usage_error "no initramfs at $initrd"
-	vcpus=$(topology_vcpus "$topology")
-	# More vCPUs than cores: under multi-threaded TCG the host's scheduler
-	# then stops vCPUs at random, which the guest sees as slow CPUs; under
-	# -icount guest time stands still while a vCPU waits its turn.
-	[ "$(nproc)" -ge "$vcpus" ] || $icount || $oversubscribe ||
-		die "topology $topology has $vcpus vCPUs and this host $(nproc) core(s): use --icount"
+	why=$(topology_vcpus_fit "$topology" "$icount" "$oversubscribe") || die "$why"
 
 	# loglevel=5: warnings (level 4) and worse reach the console.
 	cmd=$(qemu_command "$arch" "$kernel" "$initrd" "$log" "$topology" \

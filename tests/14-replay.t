@@ -208,8 +208,9 @@ cost_job_failed() {
 		>"$OVERLAY/x86_64-fixed-1.log"
 	replay cost-failed "$COST" 1 cost.sh --boots 1 --variants "$COST_KERNELS" || return 1
 	unset OVERLAY
-	grep -q "^error: guest job cost exited 1; console: .*x86_64-fixed-1.log (boot x86_64-fixed-1.log)" \
-		"$TEST_TMP/cost-failed.out" && grep -q "^error: 1 boot(s) failed" "$TEST_TMP/cost-failed.out"
+	grep -q "^error: x86_64 cores fixed boot 1 left out: guest job cost exited 1; console: .*x86_64-fixed-1.log" \
+		"$TEST_TMP/cost-failed.out" &&
+		grep -q "cost x86_64 cores: 6 boot(s) expected, 5 judged, 1 left out$" "$TEST_TMP/cost-failed.out"
 }
 check "cost.sh: a boot whose job failed is an error, exit 1" cost_job_failed
 

@@ -17,6 +17,13 @@ die() {
 	exit 1
 }
 
+# cannot_judge MESSAGE: this host cannot give the verdict asked for (too
+# few cores, say): exit 3, as a run whose verdicts prove nothing here.
+cannot_judge() {
+	printf 'cannot judge here: %s\n' "$*" >&2
+	exit 3
+}
+
 # usage_error MESSAGE: bad input on the command line.
 usage_error() {
 	printf 'error: %s (see --help)\n' "$*" >&2

@@ -121,47 +121,75 @@ topology_vcpus() {
 	echo "${shape%% *}"
 }
 
+# topology_vcpus_fit TOPOLOGY ICOUNT OVERSUBSCRIBE: this host has a core
+# for each of the topology's vCPUs, or the guest may share them (ICOUNT
+# or OVERSUBSCRIBE "true"); else why not, and false. More vCPUs than
+# cores: under multi-threaded TCG the host's scheduler stops vCPUs at
+# random, which the guest sees as slow CPUs; under -icount guest time
+# stands still while a vCPU waits its turn.
+topology_vcpus_fit() {
+	local vcpus cores
+	vcpus=$(topology_vcpus "$1") || return 1
+	cores=$(nproc)
+	[ "$cores" -lt "$vcpus" ] && ! $2 && ! $3 || return 0
+	echo "topology $1 has $vcpus vCPUs and this host $cores core(s) (--oversubscribe would share them, and no verdict of the selftest would hold)"
+	return 1
+}
+
+# boot_one ARCH KERNEL BOOT OUT NAME BOOTS GUEST_BOOT_OPTION...: boot
+# KERNEL of build_guests once as boot BOOT (of BOOTS, for the progress
+# line), with guest-boot.sh's options (--job ...); its console log is
+# console_log's, with the topology in the name when the options begin
+# with --topology TOPOLOGY. A boot that fails (splat, panic, hang, or
+# before the guest starts) leaves its reason in LOG.boot-error
+# (boot_failed reads it) and does not stop the others.
+boot_one() {
+	local arch=$1 v=$2 b=$3 out=$4 name=$5 boots=$6 topology="" console
+	shift 6
+	[ "${1:-}" != --topology ] || topology=$2
+	log "$name boot $b/$boots: $arch${topology:+ $topology} $v"
+	console=$(console_log "$out" "$arch" "$topology" "$v" "$b")
+	mkdir -p "$out/logs"
+	"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
+		"${GUEST_INITRAMFS[$arch]}" "$console" 2>"$console.boot-error" ||
+		log "boot failed: $(tail -n 1 "$console.boot-error")"
+}
+
 # boot_interleaved ARCH BOOTS "VARIANTS" OUT NAME GUEST_BOOT_OPTION...:
 # the one boot loop of the harness. Boot every kernel of build_guests
 # BOOTS times, interleaved (reference, regressed, fixed, reference, ...),
-# so that drift of the host hits every kernel alike, with guest-boot.sh's
-# options (--job ...); console logs in OUT/logs/ARCH-KERNEL-BOOT.log, or
-# ARCH-TOPOLOGY-KERNEL-BOOT.log when the options begin with --topology
-# TOPOLOGY (console_log names them). A boot that fails (splat, panic,
-# hang) leaves its reason in LOG.boot-error (boot_failed reads it) and
-# does not stop the others.
+# so that drift of the host hits every kernel alike (boot_one).
 boot_interleaved() {
-	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 topology="" b v console
+	local arch=$1 boots=$2 variants=$3 out=$4 name=$5 b v
 	shift 5
-	[ "${1:-}" != --topology ] || topology=$2
 	for b in $(seq "$boots"); do
 		for v in $variants; do
-			log "$name boot $b/$boots: $arch${topology:+ $topology} $v"
-			console=$(console_log "$out" "$arch" "$topology" "$v" "$b")
-			"$SCRIPTS_DIR/guest-boot.sh" "$@" "$arch" "${GUEST_IMAGE[$arch-$v]}" \
-				"${GUEST_INITRAMFS[$arch]}" "$console" 2>"$console.boot-error" ||
-				log "boot failed: $(tail -n 1 "$console.boot-error")"
+			boot_one "$arch" "$v" "$b" "$out" "$name" "$boots" "$@"
 		done
 	done
-}
-
-# boots_all_finished OUT: every boot under OUT/logs finished; else its
-# errors, one line each, and false (for the tools whose table is data).
-boots_all_finished() {
-	local f failed=0 error
-	for f in "$1"/logs/*.log; do
-		if error=$(boot_failed "$f"); then
-			echo "$error (boot ${f#"$1"/logs/})" >&2
-			failed=$((failed + 1))
-		fi
-	done
-	[ "$failed" -eq 0 ] || die "$failed boot(s) failed: their figures are missing from the table"
 }
 
 # console_log OUT ARCH TOPOLOGY KERNEL BOOT: the console log of that boot
 # of boot_interleaved (TOPOLOGY empty: the default, left out of the name).
 console_log() {
 	echo "$1/logs/$2${3:+-$3}-$4-$5.log"
+}
+
+# console_log_fields LOG: what console_log made LOG's name of, "ARCH
+# TOPOLOGY KERNEL BOOT" (TOPOLOGY "-" where the name has none); false for
+# another name. A kernel's name may hold "-" (alt-B), never a
+# topology's or an arch's.
+console_log_fields() {
+	local name arch rest topology=- boot
+	name=${1##*/}
+	name=${name%.log}
+	arch=${name%%-*} rest=${name#*-}
+	boot=${rest##*-} rest=${rest%-*}
+	[[ "$boot" =~ ^[0-9]+$ ]] && [ "$rest" != "$name" ] && [ -n "$rest" ] || return 1
+	if [ "${rest#*-}" != "$rest" ] && topology_shape "${rest%%-*}" >/dev/null; then
+		topology=${rest%%-*} rest=${rest#*-}
+	fi
+	echo "$arch $topology $rest $boot"
 }
 
 # boot_failed LOG: guest-boot.sh failed that boot (splat, panic, hang, a

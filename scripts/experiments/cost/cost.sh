@@ -84,7 +84,6 @@ exp_collect() {
 		done
 	done
 	cost_table "$out" | tee "$out/table.txt"
-	boots_all_finished "$out"
 }
 
 # cost_table DIR: per kernel and function, medians over repeats of the

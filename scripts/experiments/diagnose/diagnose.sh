@@ -30,7 +30,6 @@ exp_option() { return 1; }
 exp_boot_args() { printf '%s\n' --job diag --job-must-pass; }
 exp_collect() {
 	diag_table "$1" | tee "$1/table.txt"
-	boots_all_finished "$1"
 }
 main() { experiment_main "$@"; }
 
@@ -38,7 +37,7 @@ main() { experiment_main "$@"; }
 diag_table() {
 	local log kernel
 	for log in "$1"/logs/*.log; do
-		kernel=$(basename "$log" .log | cut -d- -f2)
+		read -r _ _ kernel _ < <(console_log_fields "$log")
 		tr -d '\r' <"$log" | console_awk -v kernel="$kernel" '
 			/ run setup=/ {
 				s = kv("setup")
