@@ -19,6 +19,9 @@ usage: $(basename "$0") [--help] --runs|--verdict CONSOLE_LOG ARCH TOPOLOGY KERN
              fail      the selftest failed
              figures   -s ran one setup: figures, no verdict
              skip      the selftest skipped (its reason is in the log)
+             busy      it skipped because its CPUs did not compute at
+                       once: a host busy beside the guest; this host
+                       could not judge
              bailout   the selftest stopped with "Bail out!"
              timeout   the kselftest runner's timeout killed it
              splat     the kernel printed a warning, BUG, oops, lockdep,
@@ -78,7 +81,9 @@ main() {
 		/^(not )?ok [0-9]+ selftests: sched: fork_placement_test/ {
 			runner = /# TIMEOUT/ ? "timeout" : result($0)
 		}
-		/^(# )?1\.\.0 # SKIP/ { skipped = 1 }	# ksft_exit_skip() before the plan
+		# ksft_exit_skip() before the plan; the selftest says so in
+		# these words where its CPUs did not compute at once.
+		/^(# )?1\.\.0 # SKIP/ { skipped = /# SKIP the test.s CPUs do not compute at once / ? "busy" : "skip" }
 		/^(# )?Bail out!/ { bailout = 1 }
 		/^(# )?# Totals:/ { totals = $0 }
 		END {
@@ -91,7 +96,9 @@ main() {
 				test = "timeout"
 			else if (bailout)
 				test = "bailout"
-			else if (skipped || runner == "skip")
+			else if (skipped != "")
+				test = skipped
+			else if (runner == "skip")
 				test = "skip"
 			else if (nchecks && all_skipped())
 				test = "figures"

@@ -23,11 +23,13 @@ anything is:
     any boot;
   - a boot without a verdict (skip, bail-out, timeout, panic, hang, no
     TAP) or with a kernel splat: never a pass.
-Otherwise, when the regressed kernel, the positive control, passed on
-any boot, it prints one line per arch and topology saying that this
-host cannot show the defect, with the guest's fork rate, and exits 3:
-the clean kernels' passes then prove nothing (Documentation/harness.md,
-"Slow hosts"). Boots run with -s (figures only) are not judged.
+Otherwise it exits 3 when the regressed kernel, the positive control,
+passed on any boot (a line per arch and topology saying that this host
+cannot show the defect, with the guest's fork rate: the clean kernels'
+passes then prove nothing; Documentation/harness.md, "Slow hosts"), or
+when a boot's selftest skipped because its CPUs did not compute at once
+(busy: a line per boot saying that this host could not judge). Boots
+run with -s (figures only) are not judged.
 USAGE
 }
 
@@ -75,9 +77,16 @@ main() {
 			lo[what] = a[1]; hi[what] = a[n]
 			return m
 		}
+		# problem(msg), cannot_judge(msg): what --check prints.
 		function problem(msg) {
-			print "error: " msg
+			if (mode == "check")
+				print "error: " msg
 			problems++
+		}
+		function cannot_judge(msg) {
+			if (mode == "check")
+				print "cannot judge here: " msg
+			cannot++
 		}
 		# test_cpus(topology): the CPUs the test ran on (0: unknown).
 		function test_cpus(t,   a, i, n, kv) {
@@ -93,7 +102,7 @@ main() {
 		# "1/3 pass; 1 fail; 1 splat".
 		function summary(key,   s, t, i) {
 			s = sprintf("%d/%d pass", tests[key, "ok"], boots[key])
-			split("fail figures skip bailout timeout splat panic missing error", t, " ")
+			split("fail figures skip busy bailout timeout splat panic missing error", t, " ")
 			for (i = 1; i in t; i++)
 				if (tests[key, t[i]])
 					s = s sprintf("; %d %s", tests[key, t[i]], t[i])
@@ -115,7 +124,11 @@ main() {
 			if (!(key in boots)) border[++brows] = key
 			boots[key]++
 			tests[key, $8]++
-			if ($8 != "ok" && $8 != "fail" && $8 != "figures")
+			if ($8 == "busy")
+				cannot_judge(sprintf("%s %s %s boot %s: %s; console: logs/%s-%s-%s-%s.log",
+					$1, $2, $3, $4, "the test's CPUs did not compute at once (a busy host)",
+					$1, $2, $3, $4))
+			else if ($8 != "ok" && $8 != "fail" && $8 != "figures")
 				problem(sprintf("%s %s %s boot %s: no verdict (%s); console: logs/%s-%s-%s-%s.log",
 					$1, $2, $3, $4, $8, $1, $2, $3, $4))
 		}

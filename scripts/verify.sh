@@ -23,10 +23,9 @@ $(experiment_usage)
 cores and smt have 2 vCPUs; coresN, smtCxT, numaNxC and asymBxL are the
 machine shapes ($(topology_arches_text)). guest_load=hog or
 guest_load=build in --append runs a competing load in the guest beside
-the test (scripts/guest/init); --icount is for hosts too slow to show
-the defect; --extra-config scripts/config/no-autogroup.config builds
-without autogroup. --table DIR reads DIR/logs, whose names give the
-arches, topologies, kernels and boots.
+the test (scripts/guest/init); --extra-config
+scripts/config/no-autogroup.config builds without autogroup. --table DIR
+of a run without DIR/run.args takes its options from its logs' names.
 
 KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
 Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
@@ -35,16 +34,20 @@ DIR/logs/.
 
 Exits 1, naming each row and boot, when the selftest fails on a reference
 or fixed kernel, when a boot gives no verdict (skip, bail-out, timeout,
-panic, hang) or the kernel prints a splat (warning, BUG, lockdep,
-KASAN...). Exits 3, with one "cannot show it here" line per arch and
-topology, when nothing of that happened but the regressed kernel passed
-on some boot: this host cannot show the defect, so a pass proves nothing
+panic, hang, no console log) or the kernel prints a splat (warning, BUG,
+lockdep, KASAN...). A boot whose selftest skipped because its CPUs did
+not compute at once (a host busy beside the guest) is booted again, up
+to twice, after the others. Exits 3 ("cannot judge here" or "cannot
+show it here", a line per boot or per arch and topology) when nothing
+of that happened but such a boot never gave a verdict, the host has
+fewer cores than a topology's vCPUs, or the regressed kernel passed on
+some boot: this host cannot show the defect, so a pass proves nothing
 (scripts/report.sh --help). Runs with --args "-s ..." give figures only.
 USAGE
 }
 
-EXP_NAME=verify EXP_BOOTS=3 EXP_ARCH=$DEFAULT_ARCHES EXP_TOPOLOGY="cores smt"
-ARGS="" OVERSUBSCRIBE=() HOST_LOAD=none
+EXP_NAME=verify EXP_BOOTS=3 EXP_ARCH=$DEFAULT_ARCHES EXP_TOPOLOGY="cores smt" EXP_SHARED_DIR=yes
+ARGS="" HOST_LOAD=none
 
 exp_option() {
 	EXP_SHIFT=2
@@ -56,86 +59,80 @@ exp_option() {
 	--host-load)
 		case "$2" in none | cpu) HOST_LOAD=$2 ;; *) usage_error "--host-load is none or cpu" ;; esac
 		;;
-	--oversubscribe) OVERSUBSCRIBE=(--oversubscribe); EXP_SHIFT=1 ;;
+	--oversubscribe) EXP_OVERSUBSCRIBE=true; EXP_SHIFT=1 ;;
 	*) return 1 ;;
 	esac
 }
 
-# verify.sh reads the common options as every tool does (scripts/lib/
-# experiment.sh), but keeps its own flow: every arch and topology in one
-# logs/ directory, judged by scripts/report.sh.
-main() {
-	local out arch t
-	experiment_defaults
-	experiment_parse "$@"
-	if [ -n "$EXP_TABLE" ]; then
-		[ -d "$EXP_TABLE/logs" ] || usage_error "--table needs a results directory with logs/"
-		table_again "$EXP_TABLE"
-		return
-	fi
-	experiment_check
-	out=${EXP_OUT:-$PROJECT_DIR/results/$EXP_NAME-$(date +%Y%m%d-%H%M%S)}
-	[ ! -e "$out/runs.csv" ] || usage_error "$out already holds results"
-	mkdir -p "$out/logs"
+exp_boot_args() {
+	[ -z "$ARGS" ] || printf '%s\n' --args "$ARGS"
+}
 
-	for arch in $EXP_ARCHES; do
-		build_guests "$arch" "" "$EXP_VARIANTS" "${EXP_EXTRA[@]}"
-	done
-
+# exp_boot ARCH TOPOLOGY DIR: the boots, beside a busy loop on the host
+# with --host-load cpu.
+exp_boot() {
 	if [ "$HOST_LOAD" = cpu ]; then
 		trap stop_hog EXIT
 		start_hog
 	fi
-	for arch in $EXP_ARCHES; do
-		for t in $EXP_TOPOLOGIES; do
-			! topology_fits "$arch" "$t" ||
-				boot_interleaved "$arch" "$EXP_BOOTS" "$EXP_VARIANTS" "$out" verify --topology "$t" \
-					${ARGS:+--args "$ARGS"} ${EXP_APPEND:+--append "$EXP_APPEND"} "${EXP_ICOUNT[@]}" \
-					"${OVERSUBSCRIBE[@]}"
-		done
-	done
+	experiment_boot "$@"
 	stop_hog
-	judge "$out" "$EXP_ARCHES" "$EXP_TOPOLOGIES" "$EXP_VARIANTS" "$EXP_BOOTS"
 }
 
-# table_again DIR: judge DIR again, its arches, topologies, kernels and
-# boots taken from the names of its console logs,
-# ARCH-TOPOLOGY-KERNEL-BOOT.log (a kernel name may hold "-").
-table_again() {
-	local dir=$1 f name arch rest t v b arches="" topologies="" variants="" boots=0
-	for f in "$dir"/logs/*.log; do
-		name=$(basename "$f" .log)
-		arch=${name%%-*} rest=${name#*-}
-		t=${rest%%-*} rest=${rest#*-}
-		b=${rest##*-} v=${rest%-*}
-		[[ "$b" =~ ^[0-9]+$ ]] || continue
+# exp_boot_verdict LOG: a boot whose selftest passed, failed or gave
+# figures is judged; one that skipped because its CPUs did not compute
+# at once (a host busy beside the guest) is one this host could not
+# judge; any other gave no verdict.
+exp_boot_verdict() {
+	local verdict share
+	verdict=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$1" - - - -)
+	case "${verdict##*,}" in
+	ok | fail | figures) echo judged ;;
+	busy)
+		share=$(grep -a -m1 -o 'do not compute at once ([0-9.]*' "$1" || true)
+		echo "cannot the test's CPUs did not compute at once (${share##*(} of one alone)"
+		;;
+	*) echo "left no verdict (${verdict##*,})" ;;
+	esac
+}
+
+# exp_table_args DIR: the options of a run recorded without run.args,
+# from the names of its console logs, ARCH-TOPOLOGY-KERNEL-BOOT.log: its
+# arches as ARCHES orders them, its kernels as VARIANTS does and then
+# the others, its topologies, its largest boot.
+exp_table_args() {
+	local f fields arch t v b arches="" topologies="" variants="" boots=0
+	for f in "$1"/logs/*.log; do
+		fields=$(console_log_fields "$f") || continue
+		read -r arch t v b <<<"$fields"
+		[ "$t" != - ] || continue
 		case " $arches " in *" $arch "*) ;; *) arches+=" $arch" ;; esac
 		case " $topologies " in *" $t "*) ;; *) topologies+=" $t" ;; esac
 		case " $variants " in *" $v "*) ;; *) variants+=" $v" ;; esac
 		[ "$b" -le "$boots" ] || boots=$b
 	done
-	[ "$boots" -gt 0 ] || die "no console logs ARCH-TOPOLOGY-KERNEL-BOOT.log in $dir/logs"
-	# The order of make verify's table: arches as ARCHES lists them,
-	# kernels as VARIANTS does, then the rest.
+	[ "$boots" -gt 0 ] || die "no console logs ARCH-TOPOLOGY-KERNEL-BOOT.log in $1/logs"
 	arches=$(for arch in $ARCHES; do case " $arches " in *" $arch "*) echo "$arch" ;; esac; done)
 	topologies=$(tr ' ' '\n' <<<"$topologies" | sort -V)
 	variants=$(for v in $VARIANTS; do case " $variants " in *" $v "*) echo "$v" ;; esac; done
-		tr ' ' '\n' <<<"$variants" | grep -vxF -e "" -e reference -e regressed -e fixed || true)
-	judge "$dir" "$arches" "$topologies" "$variants" "$boots"
+		for v in $variants; do case " $VARIANTS " in *" $v "*) ;; *) echo "$v" ;; esac; done)
+	printf '%s\n' --arch "${arches//$'\n'/ }" --topologies "${topologies//$'\n'/ }" \
+		--variants "${variants//$'\n'/ }" --boots "$boots"
 }
 
-# judge OUT ARCHES TOPOLOGIES VARIANTS BOOTS: read every console log of
-# OUT/logs into OUT/runs.csv and OUT/verdicts.csv, then the table and the
-# check (verify.sh's exit status).
-judge() {
-	local out=$1 arches=$2 topologies=$3 variants=$4 boots=$5 arch t b v log verdict rc=0
+# exp_collect DIR: read every console log of DIR/logs into DIR/runs.csv
+# and DIR/verdicts.csv, then the table and the check (scripts/report.sh):
+# 0, 1 (a verdict wrong or missing) or 3 (this host cannot show the
+# defect).
+exp_collect() {
+	local out=$1 arch t b v log verdict rc=0
 	echo "arch,topology,kernel,boot,setup,round,loops_per_s,idle_pct,remote_pct" >"$out/runs.csv"
 	echo "arch,topology,kernel,boot,placement,idle,throughput,test" >"$out/verdicts.csv"
-	for arch in $arches; do
-		for t in $topologies; do
+	for arch in $EXP_ARCHES; do
+		for t in $EXP_TOPOLOGIES; do
 			topology_fits "$arch" "$t" || continue
-			for b in $(seq "$boots"); do
-				for v in $variants; do
+			for b in $(seq "$EXP_BOOTS"); do
+				for v in $EXP_VARIANTS; do
 					log=$(console_log "$out" "$arch" "$t" "$v" "$b")
 					[ -e "$log" ] || continue
 					"$SCRIPTS_DIR/parse-console.sh" --runs "$log" "$arch" "$t" "$v" "$b" >>"$out/runs.csv"
@@ -157,15 +154,20 @@ judge() {
 		echo >&2
 		cat "$out/problems.txt" >&2
 	fi
+	return "$rc"
+}
+
+main() {
+	local rc=0
+	experiment_main "$@" || rc=$?
 	case "$rc" in
-	0) ;;
+	0) log "every verdict as expected; results in $EXP_OUT" ;;
 	3)
-		log "this host cannot show the defect: no verdict on the fixes (above; $out/problems.txt)"
+		log "this host cannot judge: no verdict on the fixes here (above; $EXP_OUT/problems.txt)"
 		exit 3
 		;;
-	*) die "verdicts wrong or missing in $out (listed above and in $out/problems.txt)" ;;
+	*) die "verdicts wrong or missing in $EXP_OUT (listed above and in $EXP_OUT/problems.txt)" ;;
 	esac
-	log "every verdict as expected; results in $out"
 }
 
 run_main "$@"

@@ -12,7 +12,8 @@
 #               first directory of FAKE_REPLAY ("DIR...") that has it, or
 #               has it in DIR/SHAPE/logs/ for a log in .../SHAPE/logs/
 #               (dvfs.sh's policy shapes): a recorded run, replayed boot
-#               by boot
+#               by boot; the Nth boot into one log takes NAME.tryN
+#               instead where a directory has it (a boot tried again)
 # make's FAKE_MAKE: hang (sleep as a build does) or fail; compile-hangs
 # and compile-fails do so only in the compile, after make prepare scripts.
 PROJ=$TEST_TMP/project
@@ -39,8 +40,10 @@ rc=*)
 	;;
 replay)
 	shape=$(basename "$(dirname "$(dirname "$log")")")
+	echo "$log" >>"$FAKE_DIR/qemu.logs"
+	try=$(grep -cxF -- "$log" "$FAKE_DIR/qemu.logs")
 	for d in $FAKE_REPLAY; do
-		for f in "$d/$(basename "$log")" "$d/$shape/logs/$(basename "$log")"; do
+		for f in "$d/$(basename "$log").try$try" "$d/$(basename "$log")" "$d/$shape/logs/$(basename "$log")"; do
 			if [ -f "$f" ]; then
 				cp "$f" "$log"
 				exit 0
