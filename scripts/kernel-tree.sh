@@ -32,7 +32,6 @@ REPRODUCER_SCOPED_NOCLOCK=$SCRIPTS_DIR/kernel/6.18/reinstate-sched_move_task-fas
 # Upstream's fix of print_cfs_rq() for trees that need it (see
 # measured_base); never part of a series.
 DEBUG_LOCKING_FIX=$SCRIPTS_DIR/kernel/harness/print_cfs_rq-avg_vruntime-under-rq-lock.patch
-DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 	-c advice.detachedHead=false -c gc.auto=0)
 
@@ -148,6 +147,19 @@ base_without_missing_blobs() {
 	} | git "${GIT_ID[@]}" -C "$repo" commit-tree "$tree" -p "$head"
 }
 
+# start_temporary_tree TMP: make way for TMP (FINAL.tmp.PID), the tree a
+# repository is made in before it is renamed FINAL, and have the shell
+# that calls it (source_repo's: a command substitution) remove TMP when
+# it exits. On a signal, stop_run stops every process of the run, and so
+# does each nested script's own on_signal, this trap's rm included: so
+# the trap ignores INT, TERM and HUP before it starts rm, which inherits
+# that and finishes (up to stop_run's SIGKILL 10 s on).
+start_temporary_tree() {
+	rm -rf "$1"
+	# shellcheck disable=SC2064 # this tree's name, now
+	trap "trap '' INT TERM HUP; rm -rf '$1'" EXIT
+}
+
 # The git repository all worktrees of one source come from; prints its path.
 source_repo() {
 	local id repo tmp version head
@@ -161,9 +173,7 @@ source_repo() {
 		if [ ! -d "$repo/.git" ]; then
 			log "cloning $KERNEL_SRC ($head) into $repo (shared, read-only use)"
 			tmp=$repo.tmp.$$
-			rm -rf "$tmp"
-			# shellcheck disable=SC2064 # this tree's name, now
-			trap "rm -rf '$tmp'" EXIT
+			start_temporary_tree "$tmp"
 			git clone -q --shared --no-checkout "$KERNEL_SRC" "$tmp"
 			# -f: a clone of one of our own repositories has a base tag.
 			git -C "$tmp" tag -f base "$(base_without_missing_blobs "$tmp" "$head")" >/dev/null
@@ -180,9 +190,7 @@ source_repo() {
 		if [ ! -d "$repo/.git" ]; then
 			log "extracting $DEBIAN_TARBALL ($version) into $repo"
 			tmp=$repo.tmp.$$
-			rm -rf "$tmp"
-			# shellcheck disable=SC2064 # this tree's name, now
-			trap "rm -rf '$tmp'" EXIT
+			start_temporary_tree "$tmp"
 			mkdir -p "$tmp"
 			run_untraced tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
 			log "making $repo a git repository"

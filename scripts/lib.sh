@@ -13,6 +13,9 @@ SCRIPTS_DIR=$PROJECT_DIR/scripts
 [ -n "${FORK_REGRESSION_T0:-}" ] || printf -v FORK_REGRESSION_T0 '%(%s)T' -1
 export FORK_REGRESSION_T0
 VARIANTS="reference regressed fixed"
+# The default source of the kernel trees (kernel-tree.sh); DEBIAN_TARBALL=F
+# is a tarball of the same form instead (the tests' tiny one).
+DEBIAN_TARBALL=${DEBIAN_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 # Not a default variant: the base plus the standalone fixes of bugs in
 # released kernels that the rest of the mainline work goes on top of.
 BUGFIX_SERIES=$PROJECT_DIR/patches/mainline-fixes

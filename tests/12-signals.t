@@ -5,14 +5,14 @@
 # (the fakes of tests/fakes.sh). Ctrl-C (SIGINT to the process
 # group, as a terminal sends it), SIGTERM and SIGHUP (to the script
 # alone, as kill or a CI timeout send them) during a boot loop, during a
-# kernel build and while the base tree is cloned must stop the script
-# and everything below it at once, leave no temporary tree and leave the
-# machine lock free; the next run must work. And the errors at their
+# kernel build and while the base tree is cloned or extracted must stop
+# the script and everything below it at once, leave no temporary tree
+# and leave the machine lock free; the next run must work. And the errors at their
 # source: a failed configure step inside the machine lock, a guest job
 # that failed, and make clean, which must keep results/.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 23
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -186,6 +186,57 @@ no_temporary_tree() {
 	left=$(find "$BUILD_DIR/src" -maxdepth 1 -name '*.tmp.*')
 	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
 }
+check "and leaves no temporary tree behind" no_temporary_tree
+
+# The same under a script that runs kernel-tree.sh as kernel-build.sh
+# does, on Ctrl-C: both scripts' on_signal stop every process below them,
+# the removal of the temporary tree included, while rm takes as long as
+# a kernel tree's; and while Debian's tree is extracted, from a tarball
+# of the same form, tiny, whose tar then takes long as the real one's.
+cat >"$PROJ/scripts/tree-user.sh" <<'TREE_USER'
+#!/bin/bash
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+main() { "$SCRIPTS_DIR/kernel-tree.sh" "$@" >/dev/null; }
+run_main "$@"
+TREE_USER
+cat >"$FAKE/bin/rm" <<'FAKE_RM'
+#!/bin/bash
+for a in "$@"; do
+	case "$a" in *.tmp.*) [ ! -e "$a" ] || sleep 1 ;; esac
+done
+exec /bin/rm "$@"
+FAKE_RM
+cat >"$FAKE/bin/tar" <<'FAKE_TAR'
+#!/bin/bash
+# FAKE_TAR=hang: an extraction into a directory (-C) extracts, then hangs.
+case "${FAKE_TAR:-}: $* " in
+hang:*" -C "*)
+	echo $$ >>"$FAKE_DIR/tar.pids"
+	/bin/tar "$@"
+	exec sleep 600
+	;;
+esac
+exec /bin/tar "$@"
+FAKE_TAR
+chmod +x "$PROJ/scripts/tree-user.sh" "$FAKE/bin/rm" "$FAKE/bin/tar"
+TARBALL=$TEST_TMP/linux-source.tar.xz
+mkdir -p "$TEST_TMP/tarball/linux-source-6.12/kernel/sched"
+cp "$SRC/Makefile" "$TEST_TMP/tarball/linux-source-6.12/"
+: >"$TEST_TMP/tarball/linux-source-6.12/kernel/sched/core.c"
+/bin/tar -C "$TEST_TMP/tarball" -cJf "$TARBALL" linux-source-6.12
+
+nested_clone() {
+	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"
+	KERNEL_SRC=$SRC exec "$PROJ/scripts/tree-user.sh" reference
+}
+check "Ctrl-C while a script's base tree is cloned stops git" interrupt INT git nested_clone
+check "and leaves no temporary tree behind" no_temporary_tree
+nested_unpack() {
+	cp "$SCRIPTS_DIR/kernel-tree.sh" "$PROJ/scripts/kernel-tree.sh"
+	DEBIAN_TARBALL=$TARBALL FAKE_TAR=hang exec "$PROJ/scripts/tree-user.sh" reference
+}
+check "Ctrl-C while a script's base tree is extracted stops tar" interrupt INT tar nested_unpack
 check "and leaves no temporary tree behind" no_temporary_tree
 
 next_run() {
