@@ -147,13 +147,31 @@ base_without_missing_blobs() {
 	} | git "${GIT_ID[@]}" -C "$repo" commit-tree "$tree" -p "$head"
 }
 
+# remove_stale_temporary_trees: the temporary trees in $BUILD_DIR/src
+# (NAME.tmp.PID, see start_temporary_tree) whose script is gone. A run that
+# was killed (SIGKILL, the 10 s limit of stop_run, a power loss) had no
+# EXIT trap to remove its tree, and each such tree is a kernel's size.
+remove_stale_temporary_trees() {
+	local tree pid
+	for tree in "$BUILD_DIR"/src/*.tmp.*; do
+		pid=${tree##*.tmp.}
+		# No match leaves the pattern; a pid that runs may be making it.
+		if [ ! -e "$tree" ] || [[ ! $pid =~ ^[0-9]+$ ]] || [ -e "/proc/$pid" ]; then
+			continue
+		fi
+		log "removing $tree, left by a run that was killed (pid $pid is gone)"
+		rm -rf "$tree"
+	done
+}
+
 # start_temporary_tree TMP: make way for TMP (FINAL.tmp.PID), the tree a
 # repository is made in before it is renamed FINAL, and have the shell
 # that calls it (source_repo's: a command substitution) remove TMP when
 # it exits. On a signal, stop_run stops every process of the run, and so
 # does each nested script's own on_signal, this trap's rm included: so
 # the trap ignores INT, TERM and HUP before it starts rm, which inherits
-# that and finishes (up to stop_run's SIGKILL 10 s on).
+# that and finishes (up to stop_run's SIGKILL 10 s on; what that leaves,
+# remove_stale_temporary_trees takes on the next run).
 start_temporary_tree() {
 	rm -rf "$1"
 	# shellcheck disable=SC2064 # this tree's name, now
@@ -163,6 +181,7 @@ start_temporary_tree() {
 # The git repository all worktrees of one source come from; prints its path.
 source_repo() {
 	local id repo tmp version head
+	remove_stale_temporary_trees
 	if [ -n "${KERNEL_SRC:-}" ]; then
 		if ! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null) ||
 			! git -C "$KERNEL_SRC" cat-file -e "$head:kernel/sched/core.c" 2>/dev/null; then
