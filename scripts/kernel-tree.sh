@@ -147,6 +147,30 @@ base_without_missing_blobs() {
 	} | git "${GIT_ID[@]}" -C "$repo" commit-tree "$tree" -p "$head"
 }
 
+# run_or_die WHAT CMD...: run CMD with its output held back; if it fails,
+# stop with one line: WHAT, the first line CMD printed, how many more
+# there were and the reason most of them end in (tar on a full disk
+# complains once or twice per file, tens of thousands of lines, and its
+# first may be "Wrote only 4096 of 8192 bytes"). What a CMD that
+# succeeds prints goes to stderr.
+run_or_die() {
+	local what=$1 out first more reason
+	shift
+	if out=$("$@" 2>&1); then
+		[ -z "$out" ] || printf '%s\n' "$out" >&2
+		return 0
+	fi
+	[ -n "$out" ] || die "$what"
+	first=${out%%$'\n'*}
+	more=$(($(wc -l <<<"$out") - 1))
+	[ "$more" -gt 0 ] || die "$what: $first"
+	reason=$(awk -F ': ' 'NF > 1 && ++n[$NF] > most { most = n[$NF]; top = $NF } END { print top }' <<<"$out")
+	if [ -z "$reason" ] || [[ $first == *": $reason" ]]; then
+		die "$what: $first (and $more more lines)"
+	fi
+	die "$what: $first (and $more more lines, most ending: $reason)"
+}
+
 # remove_stale_temporary_trees: the temporary trees in $BUILD_DIR/src
 # (NAME.tmp.PID, see start_temporary_tree) whose script is gone. A run that
 # was killed (SIGKILL, the 10 s limit of stop_run, a power loss) had no
@@ -178,50 +202,94 @@ start_temporary_tree() {
 	trap "trap '' INT TERM HUP; rm -rf '$1'" EXIT
 }
 
-# The git repository all worktrees of one source come from; prints its path.
+# replace_partial_tree FINAL: a FINAL without .git is no repository but
+# part of a tree (renamed there before every step had passed, or a
+# removal cut short): remove it, or the rename of the new tree onto it
+# fails.
+replace_partial_tree() {
+	[ -e "$1" ] || return 0
+	log "removing $1: a tree left half made (it has no .git)"
+	rm -rf "$1"
+}
+
+# free_space_to_unpack TARBALL DIR: stop, with free-space.sh's one line,
+# unless DIR's filesystem holds TARBALL's tree and its git objects:
+# twice its uncompressed size, which covers the objects kept loose (see
+# gc.auto below) with a margin.
+free_space_to_unpack() {
+	local size gib=$((1024 * 1024 * 1024))
+	size=$(xz --robot --list "$1" | awk '$1 == "totals" { print $5 }')
+	[[ $size =~ ^[0-9]+$ ]] || die "cannot read the size of $1 (xz --list)"
+	"$SCRIPTS_DIR/free-space.sh" $(((2 * size + gib - 1) / gib)) "$2" || exit 1
+}
+
+# kernel_src_head: the HEAD commit of KERNEL_SRC, or stop if it is no
+# kernel git repository.
+kernel_src_head() {
+	local head
+	if ! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null) ||
+		! git -C "$KERNEL_SRC" cat-file -e "$head:kernel/sched/core.c" 2>/dev/null; then
+		die "KERNEL_SRC=$KERNEL_SRC is not a kernel git repository (need a HEAD commit with kernel/sched/core.c)"
+	fi
+	echo "$head"
+}
+
+# The git repository all worktrees of one source come from; prints its
+# path. It is made in a temporary tree and renamed into place only when
+# every step has passed, so its final name always holds a whole
+# repository.
 source_repo() {
-	local id repo tmp version head
+	local id repo tmp version head base
 	remove_stale_temporary_trees
 	if [ -n "${KERNEL_SRC:-}" ]; then
-		if ! head=$(git -C "$KERNEL_SRC" rev-parse --verify -q 'HEAD^{commit}' 2>/dev/null) ||
-			! git -C "$KERNEL_SRC" cat-file -e "$head:kernel/sched/core.c" 2>/dev/null; then
-			die "KERNEL_SRC=$KERNEL_SRC is not a kernel git repository (need a HEAD commit with kernel/sched/core.c)"
-		fi
+		head=$(kernel_src_head)
 		id="user-v$(tree_version "$KERNEL_SRC" "$head")-${head:0:12}"
 		repo=$BUILD_DIR/src/$id
 		if [ ! -d "$repo/.git" ]; then
 			log "cloning $KERNEL_SRC ($head) into $repo (shared, read-only use)"
+			replace_partial_tree "$repo"
 			tmp=$repo.tmp.$$
 			start_temporary_tree "$tmp"
-			git clone -q --shared --no-checkout "$KERNEL_SRC" "$tmp"
+			run_or_die "cannot clone $KERNEL_SRC into $tmp" \
+				git clone -q --shared --no-checkout "$KERNEL_SRC" "$tmp"
+			base=$(base_without_missing_blobs "$tmp" "$head")
 			# -f: a clone of one of our own repositories has a base tag.
-			git -C "$tmp" tag -f base "$(base_without_missing_blobs "$tmp" "$head")" >/dev/null
-			mv "$tmp" "$repo"
+			run_or_die "cannot tag the base in $tmp" git -C "$tmp" tag -f base "$base"
+			run_or_die "cannot rename $tmp to $repo" mv -T "$tmp" "$repo"
 			trap - EXIT
 		fi
 	else
 		[ -f "$DEBIAN_TARBALL" ] ||
 			die "$DEBIAN_TARBALL not found: apt-get install linux-source-6.12, or set KERNEL_SRC"
+		need_cmds xz
+		# Not the pipeline's status: tar ends on SIGPIPE once awk has
+		# read the top Makefile, which is what saves reading the rest.
 		version=$(tar -xOf "$DEBIAN_TARBALL" --wildcards '*/Makefile' 2>/dev/null |
-			makefile_version)
+			makefile_version) || true
+		[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+			die "$DEBIAN_TARBALL has no top Makefile with a kernel version: not a linux-source tarball"
 		id=debian-$version
 		repo=$BUILD_DIR/src/$id
 		if [ ! -d "$repo/.git" ]; then
-			log "extracting $DEBIAN_TARBALL ($version) into $repo"
+			replace_partial_tree "$repo"
 			tmp=$repo.tmp.$$
 			start_temporary_tree "$tmp"
-			mkdir -p "$tmp"
-			run_untraced tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
+			free_space_to_unpack "$DEBIAN_TARBALL" "$BUILD_DIR/src"
+			log "extracting $DEBIAN_TARBALL ($version) into $repo"
+			run_or_die "cannot make $tmp" mkdir "$tmp"
+			run_or_die "cannot extract $DEBIAN_TARBALL into $tmp" \
+				run_untraced tar -xaf "$DEBIAN_TARBALL" -C "$tmp" --strip-components=1
 			log "making $repo a git repository"
 			# Debian's top-level .gitignore ignores everything (/*): add -f.
-			git -C "$tmp" init -q -b source
+			run_or_die "git init in $tmp failed" git -C "$tmp" init -q -b source
 			# Its 80000 objects stay loose: no git command run in
 			# its worktrees (git am of a test) may start a repack.
-			git -C "$tmp" config gc.auto 0
-			run_untraced git -C "$tmp" add -f -A .
-			run_untraced git "${GIT_ID[@]}" -C "$tmp" commit -q -m "Debian linux-source-6.12 $version"
-			git -C "$tmp" tag base
-			mv "$tmp" "$repo"
+			run_or_die "git config in $tmp failed" git -C "$tmp" config gc.auto 0
+			run_or_die "git add in $tmp failed" run_untraced git -C "$tmp" add -f -A .
+			run_or_die "git commit in $tmp failed" \
+				run_untraced git "${GIT_ID[@]}" -C "$tmp" commit -q -m "Debian linux-source-6.12 $version"
+			run_or_die "cannot tag the base in $tmp" git -C "$tmp" tag base
+			run_or_die "cannot rename $tmp to $repo" mv -T "$tmp" "$repo"
 			trap - EXIT
 		fi
 	fi
@@ -510,6 +578,20 @@ variant_tree() {
 	esac
 }
 
+# build_dirs: make $BUILD_DIR/src and $BUILD_DIR/kernels, or stop with one
+# line (a read-only BUILD_DIR), and keep git from looking above them for a
+# repository: in a tree whose .git is missing or broken (a half-made
+# one), git -C would find the repository around build/, the project's
+# own, and act on it.
+build_dirs() {
+	local dir out ceilings=${GIT_CEILING_DIRECTORIES:-}
+	for dir in "$BUILD_DIR/src" "$BUILD_DIR/kernels"; do
+		out=$(mkdir -p "$dir" 2>&1) || die "cannot make $dir (BUILD_DIR): ${out##*: }"
+		ceilings+=${ceilings:+:}$(cd "$dir" && pwd -P)
+	done
+	export GIT_CEILING_DIRECTORIES=$ceilings
+}
+
 main() {
 	case "${1:-}" in
 	-h | --help) usage; exit 0 ;;
@@ -518,6 +600,9 @@ main() {
 	[ $# -eq 1 ] || usage_error "one variant expected, got: $*"
 	case "$1" in kselftest | series) ;; *) check_variant "$1" ;; esac
 	need_cmds git tar sha256sum
+	# Bad input stops before anything is written or waited for.
+	[ -z "${KERNEL_SRC:-}" ] || kernel_src_head >/dev/null
+	build_dirs
 	# Under the machine lock: two tools that start together would
 	# otherwise make the same worktree at once.
 	with_machine_lock variant_tree "$1"

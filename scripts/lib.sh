@@ -3,6 +3,11 @@
 # Shared by every script in scripts/: paths and constants; the functions,
 # by concern, are in scripts/lib/. Sourced, never run.
 
+# set -e holds inside $(...) too: bash turns it off there by default, so
+# a function run for its output (repo=$(source_repo)) would go on past
+# its first failed command and hand a half-made result to its caller.
+shopt -s inherit_errexit
+
 # Without dirname: every script sources this, and a program run costs.
 PROJECT_DIR=${BASH_SOURCE[0]%/*}
 [ "$PROJECT_DIR" != "${BASH_SOURCE[0]}" ] || PROJECT_DIR=.

@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # the functions run through check
-# kernel-tree.sh when the machine is not as it expects, in seconds: what
-# a killed run left (a temporary tree) must not stay. Debian's tarball
-# is a tiny one of the same form (DEBIAN_TARBALL).
+# kernel-tree.sh when the machine is not as it expects, in seconds: a
+# read-only or full BUILD_DIR must stop at the first error with one line
+# and leave no tree behind, and what a killed run left (a temporary
+# tree, a partial tree at the final name) must not break the next run.
+# Debian's tarball is a tiny one of the same form (DEBIAN_TARBALL); full
+# and read-only disks are tmpfs mounts in a mount namespace of their
+# own (root only).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 1
+plan 7
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -34,6 +38,38 @@ make_tarball
 export DEBIAN_TARBALL=$TEST_TMP/linux-source.tar.xz
 REPO_NAME=debian-6.12.0
 
+# A df that says every filesystem has room, so that the free-space check
+# passes and tar meets the full disk itself.
+mkdir -p "$TEST_TMP/roomy"
+cat >"$TEST_TMP/roomy/df" <<'ROOMY'
+#!/bin/sh
+echo "Filesystem 1024-blocks Used Available Capacity Mounted on"
+echo "fake 1073741824 0 1073741824 0% /"
+ROOMY
+chmod +x "$TEST_TMP/roomy/df"
+
+# on_tmpfs DIR OPTIONS CMD...: CMD with a tmpfs mounted on DIR (mount
+# options OPTIONS) that no other process sees.
+on_tmpfs() {
+	local dir=$1 options=$2
+	shift 2
+	mkdir -p "$dir"
+	# shellcheck disable=SC2016 # for the inner shell
+	unshare -m bash -c 'mount -t tmpfs -o "$1" tmpfs "$2" && shift 2 && "$@"' _ "$options" "$dir" "$@"
+}
+
+# one_error OUT: OUT holds exactly one error: line and no line of a git
+# step after the failed one.
+one_error() {
+	local errors
+	errors=$(grep -c '^error: ' "$1") || true
+	if [ "$errors" -ne 1 ] || grep -q 'a git repository$' "$1"; then
+		echo "expected one error: line and no git step:"
+		cat "$1"
+		return 1
+	fi
+}
+
 # The temporary tree of a run that is gone is removed (the rm of its
 # EXIT trap never ran: SIGKILL, a power loss), one of a run that still
 # works on it is kept.
@@ -58,5 +94,99 @@ stale_trees() {
 	rm -rf "$src/$REPO_NAME.tmp.$alive"
 }
 check "a temporary tree of a run that is gone is removed, of one that runs kept" stale_trees
+
+# set -e in every script holds inside $(...) too: a function run for its
+# output stops at its first failed command (else repo=$(source_repo)
+# would go on past a failed tar).
+errexit_in_substitutions() {
+	local rc=0 out
+	# shellcheck disable=SC2016 # for the inner shell
+	out=$(bash -c 'set -euo pipefail; . "$1"; step() { false; echo "went on"; }; made=$(step); echo "$made"' \
+		_ "$PROJ/scripts/lib.sh" 2>&1) || rc=$?
+	if [ "$rc" -ne 1 ] || [ -n "$out" ]; then
+		echo "exit $rc: $out"
+		return 1
+	fi
+}
+check "set -e holds inside command substitutions" errexit_in_substitutions
+
+# In the root of a read-only filesystem BUILD_DIR/src cannot be made.
+read_only_empty() {
+	local out=$TEST_TMP/ro-empty.out rc=0
+	BUILD_DIR=$TEST_TMP/ro on_tmpfs "$TEST_TMP/ro" ro "$KERNEL_TREE" reference >"$out" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$out"; return 1; }
+	if ! grep -q '^error: cannot make .*Read-only file system$' "$out" || [ "$(wc -l <"$out")" -ne 1 ]; then
+		cat "$out"
+		return 1
+	fi
+}
+as_root "a read-only BUILD_DIR: one error line, exit 1" read_only_empty
+
+# BUILD_DIR/src exists, and the filesystem was made read-only since.
+read_only_later() {
+	local dir=$TEST_TMP/ro out=$TEST_TMP/ro-later.out rc=0
+	# shellcheck disable=SC2016 # for the inner shell
+	BUILD_DIR=$dir on_tmpfs "$dir" rw bash -c 'mkdir -p "$1/src" "$1/kernels" && mount -o remount,ro "$1" &&
+		"$2" reference >"$3" 2>&1; rc=$?; find "$1/src" -mindepth 1 >>"$3"; exit "$rc"' _ \
+		"$dir" "$KERNEL_TREE" "$out" || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$out"; return 1; }
+	one_error "$out" || return 1
+	if ! grep -q '^error: cannot make .*Read-only file system$' "$out" || grep -q "^$dir/src/" "$out"; then
+		cat "$out"
+		return 1
+	fi
+}
+as_root "a BUILD_DIR made read-only later: one error line, no git step, exit 1" read_only_later
+
+# tar on a full disk: one line for its hundreds, no git step after it,
+# and neither the temporary tree nor a partial tree at the final name.
+full_disk() {
+	local dir=$TEST_TMP/full out=$TEST_TMP/full.out rc=0
+	# shellcheck disable=SC2016 # for the inner shell
+	PATH=$TEST_TMP/roomy:$PATH BUILD_DIR=$dir on_tmpfs "$dir" size=512k bash -c \
+		'"$1" reference >"$2" 2>&1; rc=$?; find "$3/src" -mindepth 1 -maxdepth 1 >>"$2"; exit "$rc"' _ \
+		"$KERNEL_TREE" "$out" "$dir" || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$out"; return 1; }
+	one_error "$out" || return 1
+	if ! grep -Eq '^error: cannot extract .*(: No space left on device \(and [0-9]+ more lines|, most ending: No space left on device)\)$' "$out" ||
+		grep -q "^$dir/src/" "$out" || [ "$(wc -l <"$out")" -gt 2 ]; then
+		cat "$out"
+		return 1
+	fi
+}
+as_root "a full disk under the extraction: one error line, nothing left, exit 1" full_disk
+
+# The free-space check (scripts/free-space.sh) refuses before tar runs.
+short_of_space() {
+	local dir=$TEST_TMP/small out=$TEST_TMP/small.out rc=0
+	# shellcheck disable=SC2016 # for the inner shell
+	BUILD_DIR=$dir on_tmpfs "$dir" size=1m bash -c \
+		'"$1" reference >"$2" 2>&1; rc=$?; find "$3/src" -mindepth 1 -maxdepth 1 >>"$2"; exit "$rc"' _ \
+		"$KERNEL_TREE" "$out" "$dir" || rc=$?
+	[ "$rc" -eq 1 ] || { echo "exit $rc"; cat "$out"; return 1; }
+	if ! grep -qx "error: $dir/src has 0.0 GiB free; this run needs about 1 GiB there" "$out" ||
+		[ "$(wc -l <"$out")" -ne 1 ]; then
+		cat "$out"
+		return 1
+	fi
+}
+as_root "too little free space for the tree: refused before extracting, one line" short_of_space
+
+# A tree at the final name without .git (renamed there before its git
+# steps had passed) is replaced, not filled.
+partial_tree() {
+	local repo=$BUILD_DIR/src/$REPO_NAME out=$TEST_TMP/partial.out
+	rm -rf "$repo" "$BUILD_DIR/kernels"
+	mkdir -p "$repo/drivers"
+	"$KERNEL_TREE" reference >"$out" 2>&1 || { cat "$out"; return 1; }
+	if ! grep -q "removing $repo: a tree left half made" "$out" ||
+		! git -C "$repo" rev-parse -q --verify refs/tags/base >/dev/null ||
+		[ -n "$(find "$repo" -maxdepth 1 -name '*.tmp.*')" ]; then
+		cat "$out"
+		ls -la "$repo"
+		return 1
+	fi
+}
+check "a partial tree at the final name is replaced by a whole repository" partial_tree
 
 exit "$TEST_FAILED"
