@@ -398,6 +398,16 @@ series_in_tree() {
 	return "$rc"
 }
 
+# whole_worktree WT: true when WT is a worktree git knows. A git worktree
+# add killed on its way (the checkout of a kernel tree takes a while, and
+# on a signal git removes what it checked out, which can take longer
+# than stop_run waits before SIGKILL) leaves a directory without .git,
+# or whose .git names an administrative directory that is gone: every
+# git command in it would fail.
+whole_worktree() {
+	[ -f "$1/.git" ] && git -C "$1" rev-parse --verify -q HEAD >/dev/null 2>&1
+}
+
 # prepare_worktree REPO VARIANT PARENT STAMP APPLY...: check out PARENT in
 # the variant's worktree and apply the patches, unless STAMP says that
 # was done already (so unchanged trees keep their mtimes and rebuild
@@ -408,6 +418,13 @@ prepare_worktree() {
 	wt=$(dirname "$repo")/../kernels/$(basename "$repo")/$variant
 	mkdir -p "$(dirname "$wt")"
 	wt=$(cd "$(dirname "$wt")" && pwd)/$variant
+	if [ -d "$wt" ] && ! whole_worktree "$wt"; then
+		log "$wt is a worktree left half made (git worktree add was killed): making it again"
+		# git worktree add locks its record until it is done, and
+		# prune keeps a locked one.
+		git -C "$repo" worktree unlock "$wt" >/dev/null 2>&1 || true
+		rm -rf "$wt"
+	fi
 	if [ ! -d "$wt" ]; then
 		git -C "$repo" worktree prune
 		run_untraced git "${GIT_ID[@]}" -C "$repo" worktree add -q --detach "$wt" "$parent"

@@ -4,13 +4,14 @@
 # kernel-tree.sh when the machine is not as it expects, in seconds: a
 # read-only or full BUILD_DIR must stop at the first error with one line
 # and leave no tree behind, and what a killed run left (a temporary
-# tree, a partial tree at the final name) must not break the next run.
+# tree, a partial tree at the final name, a worktree half made) must not
+# break the next run.
 # Debian's tarball is a tiny one of the same form (DEBIAN_TARBALL); full
 # and read-only disks are tmpfs mounts in a mount namespace of their
 # own (root only).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 9
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -188,5 +189,33 @@ partial_tree() {
 	fi
 }
 check "a partial tree at the final name is replaced by a whole repository" partial_tree
+
+# A git worktree add that was killed leaves a directory that is no
+# worktree: its .git names an administrative directory that is gone, or
+# it has no .git yet (and git's own record of it is locked). BUILD_DIR
+# lies in a git repository, as build/ does in the project's: git must
+# not find that one instead.
+WT=$BUILD_DIR/kernels/$REPO_NAME/reference
+half_made() {
+	local out=$TEST_TMP/half.out head
+	head=$(git -C "$BUILD_DIR/src/$REPO_NAME" rev-parse 'refs/tags/base^{commit}')
+	rm -f "$WT/.variant-stamp"
+	"$@"
+	"$KERNEL_TREE" reference >"$out" 2>&1 || { cat "$out"; return 1; }
+	if ! grep -q "$WT is a worktree left half made" "$out" ||
+		[ "$(git -C "$WT" rev-parse HEAD)" != "$head" ] ||
+		git -C "$TEST_TMP" rev-parse -q --verify HEAD >/dev/null; then
+		cat "$out"
+		return 1
+	fi
+}
+admin_gone() { rm -rf "$BUILD_DIR/src/$REPO_NAME/.git/worktrees/reference"; }
+no_dot_git() {
+	rm -f "$WT/.git"
+	echo initializing >"$BUILD_DIR/src/$REPO_NAME/.git/worktrees/reference/locked"
+}
+git -C "$TEST_TMP" init -q
+check "a worktree whose git directory is gone is made again" half_made admin_gone
+check "a worktree without .git is made again, the repository around it untouched" half_made no_dot_git
 
 exit "$TEST_FAILED"
