@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2317 # the functions run through check
-# kernel-tree.sh when the machine is not as it expects, in seconds: a
-# read-only or full BUILD_DIR must stop at the first error with one line
-# and leave no tree behind, and what a killed run left (a temporary
-# tree, a partial tree at the final name, a worktree half made) must not
-# break the next run.
-# Debian's tarball is a tiny one of the same form (DEBIAN_TARBALL); full
-# and read-only disks are tmpfs mounts in a mount namespace of their
-# own (root only).
+# kernel-tree.sh and the machine lock when the machine is not as they
+# expect, in seconds: a read-only or full BUILD_DIR must stop at the
+# first error with one line and leave no tree behind; what a killed run
+# left (a temporary tree, a partial tree at the final name, a worktree
+# half made) must not break the next run; and the machine lock must
+# work for every user and name who holds it. Debian's tarball is a tiny
+# one of the same form (DEBIAN_TARBALL), full and read-only disks are
+# tmpfs mounts in a mount namespace of their own (root only).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 14
 
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
@@ -217,5 +217,81 @@ no_dot_git() {
 git -C "$TEST_TMP" init -q
 check "a worktree whose git directory is gone is made again" half_made admin_gone
 check "a worktree without .git is made again, the repository around it untouched" half_made no_dot_git
+
+# The machine lock as another user: nobody, in a sticky directory open to
+# all as /tmp is, with the project copy readable.
+chmod 711 "$TEST_TMP"
+SHARED=$TEST_TMP/shared
+mkdir -m 1777 "$SHARED"
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+# lock_and_run LOCK [WRAP...]: take LOCK as every tool does, under WRAP,
+# and run true there.
+lock_and_run() {
+	local lock=$1
+	shift
+	# shellcheck disable=SC2016 # for the inner shell
+	FORK_REGRESSION_LOCK=$lock "$@" bash -c 'set -euo pipefail; . "$1"; with_machine_lock true' _ "$PROJ/scripts/lib.sh"
+}
+
+lock_made_for_all() {
+	lock_and_run "$SHARED/new.lock" || return 1
+	[ "$(stat -c %a "$SHARED/new.lock")" = 666 ] || { ls -l "$SHARED/new.lock"; return 1; }
+}
+check "a missing machine lock is made writable for every user" lock_made_for_all
+
+others_lock() {
+	: >"$SHARED/root.lock"
+	chmod 644 "$SHARED/root.lock"
+	lock_and_run "$SHARED/root.lock" "${NOBODY[@]}"
+}
+as_root "another user's machine lock (0644) works" others_lock
+
+unreadable_lock() {
+	local out=$TEST_TMP/closed.out
+	: >"$SHARED/closed.lock"
+	chmod 600 "$SHARED/closed.lock"
+	fails_with 1 "FORK_REGRESSION_LOCK" lock_and_run "$SHARED/closed.lock" "${NOBODY[@]}" || return 1
+	if ! grep -q "^error: cannot open the machine lock $SHARED/closed.lock (Permission denied): " "$TEST_TMP/fail.out" ||
+		[ "$(wc -l <"$TEST_TMP/fail.out")" -ne 1 ]; then
+		cat "$TEST_TMP/fail.out"
+		return 1
+	fi
+}
+as_root "a machine lock that cannot be opened: one error line naming it and FORK_REGRESSION_LOCK" unreadable_lock
+
+# waits_for_holder WRAP...: wait 1 s, under WRAP, for a machine lock that
+# a tool holds (a shell in with_machine_lock, as every tool takes it);
+# print the holder's pid and what the waiter said.
+waits_for_holder() {
+	local lock=$SHARED/held.lock release=$TEST_TMP/release holder
+	mkfifo "$release"
+	# shellcheck disable=SC2016 # for the inner shell
+	FORK_REGRESSION_LOCK=$lock bash -c '. "$1" && with_machine_lock cat "$2"' holding-tool \
+		"$PROJ/scripts/lib.sh" "$release" >/dev/null &
+	holder=$!
+	until [ -e "$lock" ] && ! flock -n "$lock" true; do sleep 0.1; done
+	# shellcheck disable=SC2016 # for the inner shell
+	FORK_REGRESSION_LOCK=$lock timeout 1 "$@" bash -c '. "$1" && with_machine_lock true' _ "$PROJ/scripts/lib.sh" \
+		>"$TEST_TMP/waiter.out" 2>&1 || true
+	: >"$release"
+	wait "$holder"
+	rm -f "$release"
+	echo "holder $holder"
+	cat "$TEST_TMP/waiter.out"
+}
+names_holder() {
+	local out holder
+	out=$(waits_for_holder)
+	holder=$(awk '$1 == "holder" { print $2 }' <<<"$out")
+	grep -q "waiting for the machine lock .*, held by pid $holder (bash -c \. .* with_machine_lock cat \"\$2\" holding-tool " <<<"$out" ||
+		{ echo "$out"; return 1; }
+}
+check "waiting for the machine lock names the holder's pid and command line" names_holder
+unknown_holder() {
+	local out
+	out=$(waits_for_holder unshare -pf --mount-proc)
+	grep -q "waiting for the machine lock .*, held by an unknown holder" <<<"$out" || { echo "$out"; return 1; }
+}
+as_root "and says unknown holder where it cannot see it (another pid namespace)" unknown_holder
 
 exit "$TEST_FAILED"

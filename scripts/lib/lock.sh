@@ -10,11 +10,13 @@
 # ignore it in every function CMD calls), so a shell function CMD stops
 # at its first failing command and cannot set the caller's variables.
 with_machine_lock() {
-	local rc=0 held=${FORK_REGRESSION_LOCKED:-}
+	local rc=0 held=${FORK_REGRESSION_LOCKED:-} waiting=$BASHPID holders
 	if [ -z "$held" ]; then
-		exec {lock_fd}>>"$MACHINE_LOCK"
+		open_machine_lock
 		if ! flock -n "$lock_fd"; then
-			log "waiting for the machine lock $MACHINE_LOCK (a build or guest runs)"
+			# Only words for the log: no failure of theirs stops the wait.
+			holders=$(machine_lock_holders "$waiting" 2>/dev/null) || holders=
+			log "waiting for the machine lock $MACHINE_LOCK (a build or guest runs), held by ${holders:-an unknown holder (none of its processes visible here)}"
 			flock "$lock_fd"
 		fi
 	fi
@@ -22,6 +24,56 @@ with_machine_lock() {
 	wait "$!" || rc=$?
 	[ -n "$held" ] || exec {lock_fd}>&-
 	return "$rc"
+}
+
+# open_machine_lock: open MACHINE_LOCK as lock_fd. Every user's builds
+# and guests share the machine, so a missing lock file is made writable
+# for all; and it is opened read-only (flock needs no more), which works
+# on a lock file another user made, where opening it to append does not
+# (no write permission, or O_CREAT on another user's file in a sticky
+# /tmp under fs.protected_regular).
+open_machine_lock() {
+	local reason
+	[ -e "$MACHINE_LOCK" ] || (umask 0 && : >>"$MACHINE_LOCK") 2>/dev/null || true
+	if ! { exec {lock_fd}<"$MACHINE_LOCK"; } 2>/dev/null; then
+		reason=$({ : <"$MACHINE_LOCK"; } 2>&1) || true
+		die "cannot open the machine lock $MACHINE_LOCK (${reason##*: }): have it made readable for all, or set FORK_REGRESSION_LOCK to a lock file that every run on this machine uses"
+	fi
+}
+
+# machine_lock_holders SELF: "pid N (its command line)" for each process
+# that holds MACHINE_LOCK, as far as /proc shows them; nothing when it
+# shows none (another user's processes, another pid namespace).
+# The pid that /proc/locks gives is flock(1)'s, which took the lock for
+# the shell that holds it and is gone; so the holders are the processes
+# that have the file open, less those queued for it in /proc/locks (a
+# blocked flock and the shell that waits for it) and the waiting shell
+# SELF, and of those only the first of each tree, as children inherit
+# the descriptor.
+machine_lock_holders() {
+	local self=$1 file major minor inode queued open_by pid command out="" held=()
+	file=$(realpath -e -- "$MACHINE_LOCK" 2>/dev/null) || return 0
+	read -r major minor inode < <(stat -L -c '%Hd %Ld %i' -- "$file") || return 0
+	queued=$(awk -v key="$(printf '%02x:%02x:%s' "$major" "$minor" "$inode")" \
+		'$2 == "->" && $7 == key { print $6 }' /proc/locks 2>/dev/null) || true
+	open_by=$(find /proc/[0-9]*/fd -maxdepth 1 -type l -printf '%l\t%h\n' 2>/dev/null |
+		awk -F '\t' -v file="$file" '$1 == file { split($2, p, "/"); print p[3] }') || true
+	mapfile -t held < <(ps -e -o pid= -o ppid= | awk -v self="$self" -v queued="$queued" -v open_by="$open_by" '
+		BEGIN {
+			n = split(open_by, o, "\n"); for (i = 1; i <= n; i++) has[o[i]] = 1
+			n = split(queued, q, "\n"); for (i = 1; i <= n; i++) waits[q[i]] = 1
+		}
+		{ parent[$1] = $2 }
+		END {
+			for (p in waits) delete has[parent[p]]
+			for (p in has)
+				if ((p in parent) && !(p in waits) && p != self && !(parent[p] in has)) print p
+		}')
+	for pid in "${held[@]}"; do
+		command=$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") || continue
+		out+="${out:+, }pid $pid (${command% })"
+	done
+	echo "$out"
 }
 
 # A competing load on the host, outside the machine lock, for the runs
