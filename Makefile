@@ -34,7 +34,8 @@ VERIFY_ARGS ?=
 STRESS_ARGS ?=
 BENCH_ARGS ?=
 DVFS_ARGS ?=
-SEND_ARGS ?= patches/6.12.y
+# The series to post first (patches/README, "The order of posting").
+SEND_ARGS ?= patches/mainline-fixes
 PROVE ?= prove
 
 .PHONY: all deps verify check check-fast check-e2e check-arches stress bench dvfs patches send clean distclean help

@@ -10,13 +10,13 @@
 # sign-off, the runner's after it.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 
 ME="Ada Tester <ada.tester@kernel-tester.dev>"
 PROJ=$TEST_TMP/project
 mkdir -p "$PROJ/patches"
 cp -r "$SCRIPTS_DIR" "$PROJ/"
-cp -r "$PROJECT_DIR/patches/6.12.y" "$PROJ/patches/"
+cp -r "$PROJECT_DIR/patches/6.12.y" "$PROJECT_DIR/patches/mainline-fixes" "$PROJ/patches/"
 # The project's own trees: the copy's series is the same, so
 # kernel-tree.sh's fixed tree stays as it is for the dry run; after the
 # changed patch below, the next build of the fixed kernel puts the series
@@ -37,6 +37,25 @@ as() {
 }
 
 check "send-series.sh --help" "$PROJ/scripts/posting/send-series.sh" --help
+
+# Before any work on a tree: a series that waits is refused with its
+# reason, a mainline series without KERNEL_SRC names what it needs; then
+# the posting flow below goes on with 6.12.y as a sender who decided to
+# post it would (its hold file gone), on the tree Debian's package has.
+refused_at_once() {
+	local start=$SECONDS
+	as "$ME" fails_with 1 "patches/6.12.y waits: to stable@ once mainline/ and mainline-removal/ are merged" \
+		"$PROJ/scripts/posting/send-series.sh" "$PROJ/patches/6.12.y" || return 1
+	(
+		unset KERNEL_SRC
+		as "$ME" fails_with 1 \
+			"patches/mainline-fixes is made on mainline (base-commit 155b42bec9cb): set KERNEL_SRC" \
+			"$PROJ/scripts/posting/send-series.sh" "$PROJ/patches/mainline-fixes"
+	) || return 1
+	[ $((SECONDS - start)) -le 5 ] || { echo "took $((SECONDS - start)) s"; return 1; }
+	rm "$PROJ/patches/6.12.y/hold"
+}
+check "a series that waits, or needs KERNEL_SRC, is refused before any tree work" refused_at_once
 
 placeholder_refused() {
 	as "Seed maintainers <maintainers@users.noreply.a-seed.example>" \

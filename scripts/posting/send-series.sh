@@ -12,12 +12,18 @@ set -euo pipefail
 
 usage() {
 	cat <<USAGE
-usage: $(basename "$0") [--help] [--out OUT] [--send] DIR
+usage: $(basename "$0") [--help] [--out OUT] [--send] [--held-too] DIR
 
 Make the mail of the series in DIR (e.g. patches/mainline-fixes) in OUT
 (default build/outgoing/<name of DIR>), signed by you, and show it with
 git send-email --dry-run; with --send, send it.
 
+  - a series that waits (DIR/hold or DIR/end-of-life says why, as
+    patches/README does) is refused unless --held-too;
+  - a series made on mainline (one without a V.P.y name) needs
+    KERNEL_SRC, a kernel git tree of the release it was made on
+    (patches/README; its cover letter's base-commit); a V.P.y series
+    needs KERNEL_SRC unless V.P is Debian's linux-source tree's;
   - you are git config user.name and user.email, which must be set and
     must not be a placeholder: an address in a domain reserved for
     examples and tests (RFC 2606, RFC 6761: .example, .invalid, .test,
@@ -42,6 +48,21 @@ git send-email --dry-run; with --send, send it.
 DIR is left as it is. Exit status: 0 when the mail is made, checked and
 shown (or sent), 1 otherwise.
 USAGE
+}
+
+# series_tree_error DIR: why this run cannot make DIR's mail on the tree
+# it would use, before any work on it; nothing when it can.
+series_tree_error() {
+	local name=${1##*/} base debian
+	[ -z "${KERNEL_SRC:-}" ] || return 0
+	if [[ "$name" =~ ^([0-9]+\.[0-9]+)\.y$ ]]; then
+		debian=$(basename "$DEBIAN_TARBALL" .tar.xz)
+		[ "${debian#linux-source-}" != "${BASH_REMATCH[1]}" ] || return 0
+		echo "patches/$name is made on a ${BASH_REMATCH[1]}.y tree: set KERNEL_SRC to one (Debian's tree is ${debian#linux-source-})"
+		return
+	fi
+	base=$(sed -n 's/^base-commit: //p' "$1/0000-cover-letter.patch")
+	echo "patches/$name is made on mainline${base:+ (base-commit ${base:0:12})}: set KERNEL_SRC to that kernel git tree (patches/README names its release)"
 }
 
 # is_placeholder ADDRESS: true for an address in a reserved domain.
@@ -84,11 +105,12 @@ mail_identity_errors() {
 }
 
 main() {
-	local dir="" out="" send=false name email me errors
+	local dir="" out="" send=false held_too=false name email me errors hold
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		-h | --help) usage; exit 0 ;;
 		--send) send=true; shift ;;
+		--held-too) held_too=true; shift ;;
 		--out)
 			out=${2:-}
 			shift 2 || usage_error "--out needs a directory"
@@ -104,6 +126,12 @@ main() {
 		esac
 	done
 	[ -n "$dir" ] || usage_error "which series? e.g. patches/mainline-fixes"
+	for hold in "$dir/hold" "$dir/end-of-life"; do
+		$held_too || [ ! -f "$hold" ] ||
+			die "${dir#"$PROJECT_DIR"/} waits: $(tr '\n' ' ' <"$hold")(${hold#"$PROJECT_DIR"/}; --held-too makes its mail all the same)"
+	done
+	errors=$(series_tree_error "$dir")
+	[ -z "$errors" ] || die "$errors"
 	[ -n "$out" ] || out=$PROJECT_DIR/build/outgoing/$(basename "$dir")
 	[ "$(cd "$(dirname "$out")" 2>/dev/null && pwd)/$(basename "$out")" != "$dir" ] ||
 		usage_error "--out must not be the series directory itself"
