@@ -61,13 +61,18 @@ boot() {
 		"$initramfs" "$log"
 }
 
-# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
+# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT;
+# a boot whose CPUs did not compute at once (busy: this host, not the
+# kernel) is booted again, up to three boots in all, as make verify does.
 verdict() {
-	local kernel=$1 want=$2 log=$TEST_TMP/$1.log got
-	boot "$kernel" "${INITRAMFS[$ARCH]}" "$log" "" || return 1
-	got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$ARCH" cores "$kernel" 1)
-	grep -E 'summary|ok' "$log"
-	echo "verdict: $got"
+	local kernel=$1 want=$2 log=$TEST_TMP/$1.log got try
+	for try in 1 2 3; do
+		boot "$kernel" "${INITRAMFS[$ARCH]}" "$log" "" || return 1
+		got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$ARCH" cores "$kernel" 1)
+		grep -E 'summary|ok|computed' "$log"
+		echo "verdict (boot $try): $got"
+		[ "${got##*,}" = busy ] || break
+	done
 	[ "${got##*,}" = "$want" ]
 }
 check "the selftest fails on the regressed kernel" verdict regressed fail
