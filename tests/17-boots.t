@@ -9,7 +9,7 @@
 # booted again, and one that never gave a verdict ends the run with 3.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -169,6 +169,12 @@ bench_splat() {
 	fi
 }
 check "bench.sh: a boot with a kernel warning is left out, exit 1" bench_splat
+# Boots whose job ended without a figure left the tables empty.
+bench_without_figures() {
+	FAKE_QEMU=rc=0 fails_with 1 "^error: x86_64 cores fixed boot 1 left out: no figure of a load" \
+		"$PROJ/scripts/experiments/bench/bench.sh" --boots 1 --variants "reference fixed" --out "$TEST_TMP/bench-empty"
+}
+check "bench.sh: boots without a figure are left out, exit 1" bench_without_figures
 
 # A console log's name read back: kernels with "-" and "@" in them.
 log_fields() {

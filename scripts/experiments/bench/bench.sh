@@ -93,6 +93,16 @@ exp_option() {
 	esac
 }
 
+# exp_boot_verdict LOG: a boot is judged by its figures; one whose job
+# ended without a single one gave the tables nothing.
+exp_boot_verdict() {
+	if grep -aq '^@@@ bench .* value=' "$1"; then
+		echo judged
+	else
+		echo "left no figure of a load (no \"@@@ bench ... value=\" line)"
+	fi
+}
+
 exp_boot_args() {
 	printf '%s\n' --job bench --args "$SECONDS_PER_LOAD$MONITOR$LOADS" \
 		--timeout $((300 + 4 * SECONDS_PER_LOAD * $(wc -w <<<"${LOADS:-$DEFAULT_LOADS}")))
