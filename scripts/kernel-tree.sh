@@ -115,7 +115,11 @@ makefile_version() {
 
 # tree_version REPO COMMIT: the release of COMMIT's Makefile.
 tree_version() {
-	git -C "$1" show "$2:Makefile" | makefile_version
+	local makefile
+	# Read whole first: behind a pipe, awk's exit at SUBLEVEL would end
+	# git show with SIGPIPE, a failure under pipefail.
+	makefile=$(git -C "$1" show "$2:Makefile")
+	makefile_version <<<"$makefile"
 }
 
 # base_without_missing_blobs REPO HEAD: print HEAD, or, when REPO lacks

@@ -157,17 +157,15 @@ exp_collect() {
 	return "$rc"
 }
 
-main() {
-	local rc=0
-	experiment_main "$@" || rc=$?
-	case "$rc" in
+# exp_done RC: the run's last line, for its verdict RC.
+exp_done() {
+	case "$1" in
 	0) log "every verdict as expected; results in $EXP_OUT" ;;
-	3)
-		log "this host cannot judge: no verdict on the fixes here (above; $EXP_OUT/problems.txt)"
-		exit 3
-		;;
-	*) die "verdicts wrong or missing in $EXP_OUT (listed above and in $EXP_OUT/problems.txt)" ;;
+	3) log "this host cannot judge: no verdict on the fixes here (above; $EXP_OUT/problems.txt)" ;;
+	*) printf 'error: %s\n' "verdicts wrong or missing in $EXP_OUT (listed above and in $EXP_OUT/problems.txt)" >&2 ;;
 	esac
 }
+
+main() { experiment_main "$@"; }
 
 run_main "$@"

@@ -9,7 +9,7 @@
 # booted again, and one that never gave a verdict ends the run with 3.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -75,6 +75,18 @@ verify_replay() {
 		--topologies cores --boots 1 --out "$TEST_TMP/$name" "$@" >"$TEST_TMP/$name.out" 2>&1 || rc=$?
 	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; tail -n 30 "$TEST_TMP/$name.out"; return 1; }
 }
+
+# A build that fails stops the run there: no boot, exit 1.
+build_fails() {
+	rm -f "$FAKE/qemu.pids"
+	FAKE_BUILD=fail FAKE_QEMU=rc=0 fails_with 1 "^error: fake build of x86_64 reference failed" \
+		"$PROJ/scripts/verify.sh" --arch x86_64 --topologies cores --boots 1 --out "$TEST_TMP/build-fails" || return 1
+	if [ -e "$FAKE/qemu.pids" ] || grep -q " boot 1/1: " "$TEST_TMP/fail.out"; then
+		echo "a boot was tried"
+		return 1
+	fi
+}
+check "a build that fails stops the run before any boot, exit 1" build_fails
 
 # A boot that failed before its console log existed (here QEMU's program
 # vanished once the run had started) is left out: exit 1, named.

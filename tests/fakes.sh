@@ -14,7 +14,7 @@
 #               (dvfs.sh's policy shapes): a recorded run, replayed boot
 #               by boot; the Nth boot into one log takes NAME.tryN
 #               instead where a directory has it (a boot tried again)
-# make's FAKE_MAKE: hang (sleep as a build does) or fail; compile-hangs
+# FAKE_BUILD=fail makes the fake kernel-build.sh fail. make's FAKE_MAKE: hang (sleep as a build does) or fail; compile-hangs
 # and compile-fails do so only in the compile, after make prepare scripts.
 PROJ=$TEST_TMP/project
 FAKE=$TEST_TMP/fake
@@ -85,6 +85,8 @@ cat >"$PROJ/scripts/kernel-build.sh" <<'FAKE_BUILD'
 #!/bin/bash
 set -euo pipefail
 arch=${*: -2:1} variant=${*: -1}
+# FAKE_BUILD=fail: a build that fails, printing no image.
+[ "${FAKE_BUILD:-}" != fail ] || { echo "error: fake build of $arch $variant failed" >&2; exit 1; }
 out=$BUILD_DIR/fake-kernels/$arch-$variant
 case "$arch" in
 x86_64 | i386) image=arch/x86/boot/bzImage ;;

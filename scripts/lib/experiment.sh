@@ -32,9 +32,11 @@
 # default DIR), exp_boot_verdict LOG (what a boot that ended gave the
 # tool: "judged", "cannot REASON" where this host could not judge, so
 # the boot is tried again, or "left REASON"; by default every boot that
-# ended is judged) and exp_table_args DIR (the options of a recorded run
-# that has no DIR/run.args, read from its logs). Then main() is
-# `experiment_main "$@"`.
+# ended is judged), exp_table_args DIR (the options of a recorded run
+# that has no DIR/run.args, read from its logs) and exp_done RC (the
+# run's last words for its verdict RC). Then main() is
+# `experiment_main "$@"`, never in a "|| ..." list, where bash would
+# ignore set -e in everything it runs.
 #
 # A run has a cell per arch and topology that QEMU makes for it: one cell
 # writes its logs, CSVs and table.txt in DIR itself, several each in
@@ -372,5 +374,6 @@ experiment_main() {
 		wait "$!" || cell_rc=$?
 		rc=$(experiment_worst "$rc" "$cell_rc")
 	fi
+	! declare -F exp_done >/dev/null || exp_done "$rc"
 	return "$rc"
 }
