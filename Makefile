@@ -25,7 +25,8 @@
 #   make patches  regenerate the series of the current source (patches/6.12.y
 #                 for Debian's tree) signed with your git identity
 #   make send     the mail of a series from you, shown by git send-email
-#                 --dry-run (SEND_ARGS="patches/mainline-fixes"; add --send
+#                 --dry-run (SEND_ARGS="patches/mainline-fixes", the default,
+#                 which needs KERNEL_SRC=<v7.1.5 tree>; add --send
 #                 to send), scripts/posting/send-series.sh
 #   make clean    remove build/ (trees, kernels, guests); results/ stays
 #   make distclean  remove build/ and results/ (the measurements too)
