@@ -105,15 +105,21 @@ boot_without_log() {
 }
 check "a boot without a console log is left out, named: exit 1, never a pass" boot_without_log
 
+# busy_overlay NAME: a new replay directory TEST_TMP/NAME-overlay whose
+# only log, NAME, is the busy fixture (fakes.sh: NAME.tryN for a try).
+busy_overlay() {
+	local overlay=$TEST_TMP/$1-overlay
+	rm -rf "$overlay"
+	mkdir -p "$overlay"
+	cp "$FIXTURES/x86_64-busy.log" "$overlay/$1"
+	echo "$overlay"
+}
+
 # A busy host on every try of a boot: booted three times in all, each
 # try kept, exit 3 with each try's figure.
 busy_every_try() {
-	local overlay=$TEST_TMP/busy-overlay
-	rm -rf "$overlay"
-	mkdir -p "$overlay"
-	cp "$FIXTURES/x86_64-busy.log" "$overlay/x86_64-cores-fixed-1.log"
 	local figure="the test's CPUs did not compute at once (0.64 of one alone)"
-	verify_replay busy 3 "$overlay" || return 1
+	verify_replay busy 3 "$(busy_overlay x86_64-cores-fixed-1.log)" || return 1
 	if ! grep -qxF "cannot judge here: x86_64 cores fixed boot 1: $figure; $figure; $figure" "$TEST_TMP/busy.out" ||
 		! grep -q "this host cannot judge" "$TEST_TMP/busy.out" ||
 		[ ! -f "$TEST_TMP/busy/logs/x86_64-cores-fixed-1.log.try1" ] ||
@@ -128,11 +134,7 @@ check "a boot on a busy host on every try: booted again twice, exit 3 with the f
 
 # Busy on the first try only: the second gives the verdict, exit 0.
 busy_once() {
-	local overlay=$TEST_TMP/busy-once
-	rm -rf "$overlay"
-	mkdir -p "$overlay"
-	cp "$FIXTURES/x86_64-busy.log" "$overlay/x86_64-cores-fixed-1.log.try1"
-	verify_replay busy-once 0 "$overlay" || return 1
+	verify_replay busy-once 0 "$(busy_overlay x86_64-cores-fixed-1.log.try1)" || return 1
 	grep -q "verify x86_64 cores: 3 boot(s) expected, 3 judged, 0 left out$" "$TEST_TMP/busy-once.out" ||
 		{ cat "$TEST_TMP/busy-once.out"; return 1; }
 }
