@@ -46,21 +46,17 @@ USAGE
 # run of every console log LOGDIR/ARCH-TOPOLOGY-KERNEL-BOOT.log, and
 # "ARCH TOPOLOGY KERNEL BOOT cost JOB_S MEM_KB" per boot.
 other_pct_lines() {
-	local f
+	local f fields
 	[ -d "$1" ] || return 0
 	for f in "$1"/*.log; do
-		[ -e "$f" ] || continue
-		console_awk -v name="$(basename "$f" .log)" '
+		fields=$(console_log_fields "$f") || continue
+		console_awk -v fields="$fields" '
 			{ sub(/\r$/, "") }
 			/^(# )?# run setup=.* other_pct=|^@@@ guest-cost / {
-				n = split(name, a, "-")
-				# a kernel name may hold "-": all between topology and boot
-				k = a[3]
-				for (i = 4; i < n; i++) k = k "-" a[i]
 				if ($1 == "@@@")
-					print a[1], a[2], k, a[n], "cost", kv("job_s"), kv("peak_kernel_kb") - kv("idle_kernel_kb")
+					print fields, "cost", kv("job_s"), kv("peak_kernel_kb") - kv("idle_kernel_kb")
 				else
-					print a[1], a[2], k, a[n], kv("setup"), kv("other_pct")
+					print fields, kv("setup"), kv("other_pct")
 			}' "$f"
 	done
 }

@@ -45,7 +45,7 @@ tap_collect() {
 	echo "arch,kernel,boot,test,result" >"$dir/$name.csv"
 	for b in $(seq "$EXP_BOOTS"); do
 		for v in $EXP_VARIANTS; do
-			tap_boot_rows "$arch" "$v" "$b" "$dir/logs/$arch-$v-$b.log" >>"$dir/$name.csv"
+			tap_boot_rows "$arch" "$v" "$b" "$(console_log "$dir" "$arch" "" "$v" "$b")" >>"$dir/$name.csv"
 		done
 	done
 	tap_table "$dir/$name.csv" | tee "$dir/table.txt"

@@ -116,7 +116,7 @@ exp_collect() {
 	echo "$UTIL_CSV_HEADER" >"$out/util.csv"
 	for b in $(seq "$EXP_BOOTS"); do
 		for v in $EXP_VARIANTS; do
-			bench_rows "$arch,$v,$b" "$out/logs/$arch-$v-$b.log" "$out"
+			bench_rows "$arch,$v,$b" "$(console_log "$out" "$arch" "" "$v" "$b")" "$out"
 		done
 	done
 	bench_tables "$out" "$EXP_VARIANTS" "$EXP_BOOTS" | tee "$out/table.txt"

@@ -211,7 +211,7 @@ exp_collect() {
 	for policy in $POLICIES; do
 		for b in $(seq "$EXP_BOOTS"); do
 			for v in $EXP_VARIANTS; do
-				dvfs_rows "$arch,$policy,$v,$b" "$out/$policy/logs/$arch-$v-$b.log" \
+				dvfs_rows "$arch,$policy,$v,$b" "$(console_log "$out/$policy" "$arch" "" "$v" "$b")" \
 					"$SECONDS_PER_LOAD" "$out"
 			done
 		done

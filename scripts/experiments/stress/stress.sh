@@ -89,7 +89,7 @@ exp_collect() {
 	: >"$out/counts.csv"
 	for b in $(seq "$EXP_BOOTS"); do
 		for v in $EXP_VARIANTS; do
-			log=$out/logs/$arch-$v-$b.log
+			log=$(console_log "$out" "$arch" "" "$v" "$b")
 			tap_boot_rows "$arch" "$v" "$b" "$log" >>"$out/stress.csv"
 			stress_counts "$arch,$v,$b,$SECONDS_PER_BOOT" "$log" >>"$out/counts.csv"
 		done
