@@ -50,13 +50,17 @@ ROOMY
 chmod +x "$TEST_TMP/roomy/df"
 
 # on_tmpfs DIR OPTIONS CMD...: CMD with a tmpfs mounted on DIR (mount
-# options OPTIONS) that no other process sees.
+# options OPTIONS) that no other process sees. Under make check's tracer
+# CMD runs its untraced commands itself (no FORK_REGRESSION_UNTRACED):
+# the tracer's server, outside this mount namespace, would not see the
+# tmpfs.
 on_tmpfs() {
 	local dir=$1 options=$2
 	shift 2
 	mkdir -p "$dir"
 	# shellcheck disable=SC2016 # for the inner shell
-	unshare -m bash -c 'mount -t tmpfs -o "$1" tmpfs "$2" && shift 2 && "$@"' _ "$options" "$dir" "$@"
+	env -u FORK_REGRESSION_UNTRACED unshare -m bash -c 'mount -t tmpfs -o "$1" tmpfs "$2" && shift 2 && "$@"' \
+		_ "$options" "$dir" "$@"
 }
 
 # one_error OUT: OUT holds exactly one error: line and no line of a git
