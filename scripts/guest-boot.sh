@@ -10,47 +10,31 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options] ARCH KERNEL_IMAGE INITRAMFS CONSOLE_LOG
 
-Boot KERNEL_IMAGE for ARCH ($ARCHES) with INITRAMFS under QEMU software
-emulation (-accel tcg,thread=multi, 2 vCPUs, never more than host cores)
-and write the console to CONSOLE_LOG. Exits 0 when the guest's job
-finished (whatever its result, unless --job-must-pass), non-zero with
-the reason when the guest
-panicked, hung, printed no result or the kernel printed a warning, BUG,
-oops, lockdep, KASAN/UBSAN or stall report (console at loglevel 5, so
-all of those show). Holds the machine lock while the guest runs.
+Boot KERNEL_IMAGE for ARCH ($ARCHES) with INITRAMFS under QEMU
+(-accel tcg,thread=multi), the console to CONSOLE_LOG, holding the
+machine lock. Exits 0 when the guest's job finished (whatever its
+result, unless --job-must-pass); else non-zero with the reason: panic,
+hang, no result, or a warning, BUG, oops, lockdep, KASAN/UBSAN or stall
+report (the console is at loglevel 5).
 
-  --topology T          the guest's CPUs: cores (2 cores, the default), smt
-                        (1 core of 2 threads), or a machine shape:
-                        coresN (N cores), smtCxT (C cores of T threads),
-                        numaNxC (N nodes of C cores), asymBxL (B big and
-                        L little cores); $(topology_arches_text);
-                        more vCPUs than host cores need --oversubscribe
-                        (or --icount)
-  --oversubscribe       allow more vCPUs than host cores under
-                        multi-threaded TCG (the host's scheduler then
-                        stops vCPUs at random; Documentation/harness.md)
-  --possible-cpus N     N possible CPUs, of which only the topology's
-                        exist (the device tree lists the others, which
-                        never come online), as a kernel on a machine with
-                        free sockets has: what per-CPU data costs at N
-                        CPUs, without N vCPUs to emulate; on
-                        $(arches_text ARCH_POSSIBLE_CPUS yes) only
-  --job JOB             what /init runs: selftest (default) or a script of
-                        scripts/guest/ or of an experiment's guest/ folder
-                        (scripts/experiments/*/guest/): one of
+  --topology T          cores (2 cores, default), smt (1 core of 2 threads),
+                        coresN, smtCxT (C cores of T threads), numaNxC (N
+                        nodes of C cores), asymBxL (B big, L little cores);
+                        $(topology_arches_text)
+  --oversubscribe       allow more vCPUs than host cores (the host's
+                        scheduler then stops vCPUs at random)
+  --possible-cpus N     N possible CPUs of which only the topology's come
+                        online ($(arches_text ARCH_POSSIBLE_CPUS yes) only)
+  --job JOB             what /init runs (default selftest): one of
 $(guest_jobs | fold -s -w 52 | sed 's/ *$//; s/^/                        /')
-  --args "ARGS"         arguments for the job (selftest: run the test
-                        directly with ARGS instead of through the runner)
+  --args "ARGS"         the job's arguments (selftest: run it with ARGS,
+                        not through the runner)
   --runner-args "ARGS"  arguments for run_kselftest.sh (e.g. "-o 5")
-  --job-must-pass       a job that ended with a non-zero status is a failure
-                        (for jobs whose output is data, not a verdict)
+  --job-must-pass       a job that ended non-zero is a failure
   --timeout SECONDS     give up after this long (default 240)
   --append "PARAMS"     more kernel parameters (e.g. noautogroup)
-  --icount              guest time counts instructions, not host time
-                        (-icount shift=0,sleep=off: one instruction is 1 ns;
-                        one host thread runs both vCPUs): what the guest
-                        measures no longer depends on the host's speed,
-                        but its loops/s are not comparable to real time
+  --icount              guest time counts instructions (-icount shift=0,
+                        sleep=off; one host thread runs every vCPU)
 USAGE
 }
 

@@ -39,8 +39,7 @@ GIT_ID=(-c user.name="fork-regression cache" -c user.email=cache@localhost
 suffixes_usage() {
 	local s
 	for s in $VARIANT_SUFFIXES; do
-		printf '  +%-12s %s\n' "$s" "scripts/${VARIANT_SUFFIX_PATCH[$s]}"
-		printf '                %s\n' "(${VARIANT_SUFFIX_ABOUT[$s]})"
+		printf '              +%-13s %s\n' "$s" "${VARIANT_SUFFIX_ABOUT[$s]}"
 	done
 }
 
@@ -48,62 +47,27 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] VARIANT
 
-Print the path of the kernel worktree for VARIANT (one of: $VARIANTS,
-kselftest or series), creating it under \$BUILD_DIR/kernels/ (default
-build/kernels/) first. VARIANT+S is that tree plus a patch of the
-harness's, never for merging (the table in scripts/lib/cli.sh):
-$(suffixes_usage)
+Print the path of VARIANT's kernel worktree, made first under
+\$BUILD_DIR/kernels/ (default build/kernels/) from Debian's
+linux-source-6.12 ($DEBIAN_TARBALL, unpacked once into build/src/) or,
+with KERNEL_SRC=D, from the HEAD of your kernel git repository D (cloned
+--shared, never written to; files whose objects D lacks are left out of
+the base). Documentation/harness.md, "Kernels", says more.
 
-  reference   the base without the sched_move_task() fast path: as it is
-              when it has upstream's revert (Debian 6.12, mainline), else
-              with the fast path reverted
-  regressed   the base with the fast path: as it is when it has it
-              (v6.13.y, 6.6.y before 6.6.85), else plus the reproducer
-              patch matching its sched_move_task() (scripts/kernel/
-              reinstate-*.patch, or the one in mainline/, 6.18/ or 6.6/)
-  fixed       the series made for the base's release line: patches/V.P.y
-              when it exists (V.P from the Makefile), else patches/mainline;
-              SERIES=DIR picks one. A series made for mainline
-              (patches/mainline*) or one that re-adds the fast path
-              itself goes onto the reference tree, a stable series onto
-              the regressed tree. The series named in the
-              series' prerequisites file go first (mainline's: the
-              standalone fixes of patches/mainline-fixes/), unless the
-              base has them already.
-  fixed@S     the fixed tree of the series patches/S, whatever SERIES says
-              (fixed@mainline beside fixed@mainline-removal: two series
-              booted side by side)
-  bugfix      the reference tree plus patches/mainline-fixes/ alone: the
-              fixes of bugs in released kernels, posted before the rest
-  alt-X       a candidate fix weighed against the series: the regressed
-              tree plus scripts/kernel/alternatives/X-*.patch
+  reference   the base without the sched_move_task() fast path
+  regressed   the base with it (scripts/kernel/*reinstate-*.patch where needed)
+  fixed       plus the series of the base's release line (patches/V.P.y,
+              else patches/mainline; SERIES=DIR picks another), after the
+              series its prerequisites file names
+  fixed@S     the fixed tree of patches/S, whatever SERIES says
+  bugfix      the reference tree plus patches/mainline-fixes/ alone
+  alt-X       the regressed tree plus scripts/kernel/alternatives/X-*.patch
   V+alt-X     variant V's tree plus that patch (reference+alt-B)
-  kselftest   the base with the tools/testing/selftests/ part of
-              patches/kselftest/ (cs_prctl_test's skip, sched in the
-              default TARGETS) and this project's selftests/sched/ copied
-              in: where the guests' selftests are built from, whatever the
-              fixed kernel's series holds
-  series      the base as it is (its base tag), checked out afresh on
-              every call: where make-series.sh applies a series to make
-              its mail (a worktree kept, so that a checkout rewrites only
-              the files the last series changed)
-
-Every variant's base is the tree as it is, plus, only where the tree
-needs it, upstream's fix of print_cfs_rq() calling avg_vruntime()
-unlocked ($(basename "$DEBUG_LOCKING_FIX") in
-scripts/kernel/harness/): the stress and bench samplers read
-/sys/kernel/debug/sched/debug on busy CPUs, which otherwise oopses such
-a tree whatever the variant.
-
-Source of the trees:
-  default       Debian's linux-source-6.12 package ($DEBIAN_TARBALL),
-                extracted once into build/src/ and made a git repository.
-  KERNEL_SRC=D  the HEAD commit of your own kernel git repository D (a
-                work tree or a bare one). It is cloned with --shared into
-                build/src/; D itself is never written to. Files whose
-                objects D lacks (a snapshot without its largest blobs) are
-                left out of the base, with their list in its commit
-                message.
+  kselftest   the base with patches/kselftest/'s tools/testing/selftests/
+              part and selftests/sched/: what the guests' selftests build from
+  series      the base as it is, checked out afresh (make-series.sh)
+  V+S         variant V's tree plus a harness patch, never for merging:
+$(suffixes_usage)
 USAGE
 }
 

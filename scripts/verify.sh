@@ -10,39 +10,22 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
+Build the reference, regressed and fixed kernels, boot each R times per
+arch and topology, interleaved, run the selftest, print the table and
+judge it. Writes DIR/runs.csv, DIR/verdicts.csv, DIR/results.csv,
+DIR/table.txt, DIR/problems.txt and the console logs in DIR/logs/.
+KERNEL_SRC=/path/to/linux builds from your kernel git tree's HEAD
+(kernel-tree.sh --help). Exits 1 when a reference or fixed kernel fails,
+a boot gives no verdict or the kernel a splat; 3 when this host cannot
+judge (the regressed kernel passed, too few cores, or a boot whose
+selftest's CPUs did not compute at once on all of its three tries);
+else 0. Documentation/harness.md says more.
+
 $(experiment_usage)
   --oversubscribe     let a guest have more vCPUs than the host has cores
-                      (multi-threaded TCG; the host's scheduler then stops
-                      vCPUs at random, see Documentation/harness.md); the
-                      selftest skips there, its CPUs not computing at once
-                      (--args "-s ..." still gives figures)
-  --args "ARGS"       run fork_placement_test directly with ARGS instead of
-                      through the kselftest runner
-  --host-load cpu     a busy loop on the host for the whole run, beside the
-                      guests (none: the default)
-cores and smt have 2 vCPUs; coresN, smtCxT, numaNxC and asymBxL are the
-machine shapes ($(topology_arches_text)). guest_load=hog or
-guest_load=build in --append runs a competing load in the guest beside
-the test (scripts/guest/init); --extra-config
-scripts/config/no-autogroup.config builds without autogroup. --table DIR
-of a run without DIR/run.args takes its options from its logs' names.
-
-KERNEL_SRC=/path/to/linux uses your kernel git tree (see kernel-tree.sh).
-Writes DIR/runs.csv (every run), DIR/verdicts.csv (every boot),
-DIR/results.csv and DIR/table.txt (the table) and every console log under
-DIR/logs/.
-
-Exits 1, naming each row and boot, when the selftest fails on a reference
-or fixed kernel, when a boot gives no verdict (skip, bail-out, timeout,
-panic, hang, no console log) or the kernel prints a splat (warning, BUG,
-lockdep, KASAN...). A boot whose selftest skipped because its CPUs did
-not compute at once (a host busy beside the guest) is booted again, up
-to twice, after the others. Exits 3 ("cannot judge here" or "cannot
-show it here", a line per boot or per arch and topology) when nothing
-of that happened but such a boot never gave a verdict, the host has
-fewer cores than a topology's vCPUs, or the regressed kernel passed on
-some boot: this host cannot show the defect, so a pass proves nothing
-(scripts/report.sh --help). Runs with --args "-s ..." give figures only.
+                      (the selftest then skips: its CPUs do not compute at once)
+  --args "ARGS"       run fork_placement_test with ARGS, not through the runner
+  --host-load cpu     a busy loop on the host beside the guests (default none)
 USAGE
 }
 

@@ -61,20 +61,13 @@ experiment_usage() {
 	cat <<USAGE
   --arch "A..."       arches (default "${EXP_ARCH:-${DEFAULT_ARCHES%% *}}"; any of: ${EXP_ARCHES_OK:-$ARCHES})
   --boots R           boots per kernel (default $EXP_BOOTS)
-  --variants "V..."   kernels (default: "$VARIANTS";
-                      see kernel-tree.sh --help)
-  --topologies "T.."  guest topologies (default "${EXP_TOPOLOGY:-cores}"), each booted on the
-                      arches that have it (see guest-boot.sh --help)
+  --variants "V..."   kernels (default "$VARIANTS"; kernel-tree.sh --help)
+  --topologies "T.."  guest topologies (default "${EXP_TOPOLOGY:-cores}"; $(topology_arches_text))
   --append "PARAMS"   more kernel parameters for every guest
-  --icount            guests under QEMU's -icount (see guest-boot.sh --help)
-  --extra-config F    build every kernel with one more config fragment
-                      (again for more)
-  --out DIR           results directory, a new one (default
-                      results/$EXP_NAME-<timestamp>)
-  --table DIR         boot nothing: read the console logs of an earlier run
-                      in DIR again, with the parser and rules as they are
-                      now, with the run's options (DIR/run.args) and then
-                      any given here; rewrite its CSVs and tables, judge
+  --icount            guests under QEMU's -icount (guest-boot.sh --help)
+  --extra-config F    one more config fragment for every kernel (again for more)
+  --out DIR           a new results directory (default results/$EXP_NAME-<timestamp>)
+  --table DIR         boot nothing: judge DIR's logs again (DIR/run.args, then these options)
 USAGE
 }
 

@@ -14,38 +14,15 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--base-commit ID] [--out OUT] [DIR]
 
-Rewrite the series in DIR (default: the series the fixed kernel of the
-current source takes, see scripts/kernel-tree.sh --help: patches/6.12.y
-for Debian's 6.12 tree; KERNEL_SRC=/path/to/linux for the others, e.g.
-KERNEL_SRC=<a v7.1.5 tree> for patches/mainline).
-
-  - each patch is applied with git am onto the tree as it is (the series
-    is for that tree; kernel-tree.sh's fixed tree, built first, shows it
-    also applies where make verify measures it), re-authored and signed
-    off with your git identity (git
-    config user.name and user.email, which must be set); other tags stay;
-    a patch whose author DIR/original-authors names (one "Name <email>"
-    a line: whoever wrote and signed the patch this one reworks) keeps
-    that author and their Signed-off-by:, and yours follows it;
-  - a patch that adds tools/testing/selftests/sched/fork_placement_test.c
-    gets that file and settings from selftests/sched/;
-  - subject prefix, subject and text of the cover letter are kept from
-    DIR/0000-cover-letter.patch; shortlog, diffstat and recipients
-    (scripts/get_maintainer.pl, plus the reporters) are made anew; a
-    stable series (DIR named V.P.y, without a file end-of-life) goes To:
-    stable@vger.kernel.org, the others in Cc; addresses listed in DIR/omit-recipients are left out;
-  - base-commit: the upstream commit the tree is, given with
-    --base-commit (a tree without history cannot tell), else the line
-    already in the cover letter, else none; the series that DIR/
-    prerequisites names are applied first and listed as
-    prerequisite-patch-id.
-
-With --out, the series is written to OUT (created, or emptied of its
-patches) and DIR is left as it is: scripts/posting/send-series.sh makes the mail
-this way.
-
-Stops, and leaves DIR alone, when a patch does not apply or checkpatch.pl
---strict reports anything but UNKNOWN_COMMIT_ID.
+Rewrite the series in DIR (default: the one the fixed kernel of the
+current source takes, patches/6.12.y for Debian's tree; KERNEL_SRC=<a
+v7.1.5 tree> for the mainline ones) on the tree as it is: each patch
+applied with git am, re-authored and signed off with your git identity,
+checkpatch.pl --strict, the cover letter's shortlog, diffstat and
+recipients made anew, base-commit from --base-commit or the cover
+letter (Documentation/harness.md, "Posting"). With --out, written to OUT
+and DIR left as it is. Stops, leaving DIR alone, when a patch does not
+apply or checkpatch.pl reports anything but UNKNOWN_COMMIT_ID.
 USAGE
 }
 

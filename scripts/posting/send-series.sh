@@ -15,38 +15,15 @@ usage() {
 usage: $(basename "$0") [--help] [--out OUT] [--send] [--held-too] DIR
 
 Make the mail of the series in DIR (e.g. patches/mainline-fixes) in OUT
-(default build/outgoing/<name of DIR>), signed by you, and show it with
-git send-email --dry-run; with --send, send it.
-
-  - a series that waits (DIR/hold or DIR/end-of-life says why, as
-    patches/README does) is refused unless --held-too;
-  - a series made on mainline (one without a V.P.y name) needs
-    KERNEL_SRC, a kernel git tree of the release it was made on
-    (patches/README; its cover letter's base-commit); a V.P.y series
-    needs KERNEL_SRC unless V.P is Debian's linux-source tree's;
-  - you are git config user.name and user.email, which must be set and
-    must not be a placeholder: an address in a domain reserved for
-    examples and tests (RFC 2606, RFC 6761: .example, .invalid, .test,
-    .localhost, example.com/net/org), as the identity in the committed
-    files is (see patches/README);
-  - scripts/posting/make-series.sh --out OUT DIR regenerates the series on the
-    tree KERNEL_SRC names (or Debian's 6.12 tree): each patch re-authored
-    and signed off by you, checkpatch.pl --strict, the cover letter's
-    To:/Cc: from that tree's scripts/get_maintainer.pl, the subject
-    prefix (RFC, version) kept from DIR's cover letter;
-  - then every From: and Signed-off-by: of the mail must be yours (or,
-    for a patch that reworks someone's own, that author's: DIR/
-    original-authors names them), and no header or trailer may hold a
-    placeholder address; the check stops the run (exit 1) before git
-    send-email;
-  - git send-email --dry-run --to-cover --cc-cover --from you (git
-    send-email also adds the patches' own Cc: and Signed-off-by:
-    addresses, as it does for anyone): prints each message's envelope
-    and headers without sending. --send sends, through the sendemail.*
-    configuration git send-email documents (git-send-email(1)).
-
-DIR is left as it is. Exit status: 0 when the mail is made, checked and
-shown (or sent), 1 otherwise.
+(default build/outgoing/<name of DIR>), from you, and show it with git
+send-email --dry-run; with --send, send it. Refused before any work: a
+series that waits (DIR/hold or DIR/end-of-life says why) unless
+--held-too; a series made on mainline without KERNEL_SRC (a V.P.y one
+where V.P is not Debian's tree's); a git identity unset or a
+placeholder. make-series.sh --out OUT DIR then makes the mail, signed
+by you, and every From:, Signed-off-by: and address in it is checked
+(Documentation/harness.md, "Posting"). DIR is left as it is. Exits 0
+when the mail is made, checked and shown (or sent), else 1.
 USAGE
 }
 

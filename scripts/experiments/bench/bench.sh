@@ -28,48 +28,21 @@ usage: $(basename "$0") [options]
        $(basename "$0") --mail-table DIR...
 
 Boots every kernel R times, interleaved, each running every load for S
-seconds in a cpu cgroup. Writes DIR/bench.csv
-(arch,kernel,boot,load,metric,value,unit), DIR/util.csv
-(arch,kernel,boot,load,what,util_avg,runnable_avg,util_est,schedutil_pct,
-samples) and DIR/table.txt: per load the median and range over the boots
-of each kernel, and per load the medians of the loaded CPU's util_avg,
-runnable_avg and util_est (what=cpu) and of the periodic task's own
-(what=task), and the median of the frequency schedutil asks for at each
-sample on a frequency-invariant CPU, in % of the highest: 1.25 x
-max(util_avg, runnable_avg, util_est), each capped at 1024, as v7.1.5's
-schedutil computes it without rt, dl or irq time (see
-scripts/experiments/bench/guest/workloads.c). A row is marked "differs
-(K...)" naming each candidate kernel K (fixed, and any alt-X of scripts/kernel/alternatives/) whose median is
-further from the reference kernel's than the larger of the two kernels'
-ranges (run-to-run spread); DIR/verdicts.csv has each row's verdict,
-whence the exit status. Exits 1 when a row differs or a result is
-missing, 0 otherwise, except for the rows that measure what dead tasks
-leave behind, which a fix is meant to change: the CPU's averages in
-the loads where tasks die on that CPU (spawn, periodic-churn; the
-periodic task's own, the CPU's under periodic alone and schedutil's
-request everywhere do count), and the probes exit-residue and
-wake-residue (util left on an idle CPU by tasks that died there or
-migrated away on wakeup; see scripts/experiments/bench/guest/
-workloads.c), which run only when named in --loads.
-
-With --mail-table, boots nothing: prints the medians [ranges] of the
-bench.csv of each DIR (runs of this script or of dvfs.sh, one per arch)
-as a cover letter quotes them: a block per arch (and dvfs.sh's clock
-shape), a line per load and metric, a column per kernel in the order of
-the first DIR; 100000 and more in thousands (k), 100 and more whole, the
-rest to 3 significant digits.
+seconds in a cpu cgroup; writes DIR/bench.csv, DIR/util.csv (the loaded
+CPU's and the periodic task's averages, schedutil's request),
+DIR/table.txt and DIR/verdicts.csv. Exits 1 when a row that counts
+differs from the reference beyond the larger range of the two, or a
+result is missing; else 0. --mail-table prints the medians [ranges] of
+finished runs as a cover letter quotes them. What each row is, which
+rows count, the loads run only when named: Documentation/bench.md.
 
 $(experiment_usage)
   --seconds S         seconds per load (default 4)
-  --loads "L..."      the loads to run (default: every workload, no
-                      $(fmt -w 50 <<<"probe: $DEFAULT_LOADS; run only when named: the wakeup-heavy loads $WAKEUP_LOADS, and the probes exit-residue, wake-residue and group-residue)" |
-	sed '2,$s/^/                      /')
-                      (tcp-rr needs --extra-config
-                      scripts/experiments/bench/net.config: the guests' kernels
-                      have no networking otherwise)
-  --no-monitor        the sampler leaves the sched debug file alone and
-                      reads only the periodic task's own utilization (no
-                      what=cpu rows); see stress.sh --help
+  --loads "L..."      the loads (default: $DEFAULT_LOADS; also
+                      $WAKEUP_LOADS and the probes exit-residue,
+                      wake-residue, group-residue)
+  --no-monitor        the sampler reads only the periodic task's own
+                      utilization, not the sched debug file
 USAGE
 }
 

@@ -25,8 +25,6 @@ workloads() {
 }
 LOADS_DEFAULT=$(workloads -v list=default)
 
-pct() { awk -v t="$1" 'BEGIN { print t * 100 }'; }
-
 # The arches the emulated cpufreq driver covers, and the default one
 # (their records' ARCH_DVFS; ARCH_CLOCKSOURCE and ARCH_DVFS_APPEND say
 # what the model needs there, and why).
@@ -38,114 +36,28 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Builds each kernel with scripts/experiments/dvfs/emulated-cpufreq.patch
-(never for merging; 6.12 and later) and boots it R times per policy
-shape, kernels interleaved. Emulated: eight frequencies from fmax/4 to
-fmax; a CPU at f owes fmax/f - 1 of stall for each unit of its work (the
-time tasks other than idle run there) and pays it in a busy wait in a
-timer interrupt while a task runs there, after every millisecond of work
-and soon after a switch from idle, so that a burst shorter than a
-millisecond pays too and what a burst owes at its end is paid by the
-next (idle never forgives it; an idle CPU takes no timer interrupt);
-the stall is charged to the running task as a slower clock would be,
-and the scheduler's frequency scale is f/fmax (frequency invariance as
-the cpufreq core gives it, or, where the arch under TCG has no counter
-of its own for it, as the driver sets it; scripts/arch/ARCH.sh says
-which, and what the model needs on the command line). Not emulated:
-switch latency (the rate limit is cpufreq's default, 1 ms), memory that
-keeps its speed, the interrupt latency a busy wait adds (up to 3 ms at
-fmin), power.
+schedutil on an emulated DVFS clock: each kernel is built with
+scripts/experiments/dvfs/emulated-cpufreq.patch (never for merging; 6.12
+and later) and booted R times per policy shape, interleaved. Each boot
+first validates the emulation (work per frequency, two CPUs computing
+at once, frequency invariance, schedutil reaching fmax), then runs each
+load for S seconds under schedutil. The model, the checks and the rule
+a candidate loses by: Documentation/dvfs.md.
 
-The machine: 2 vCPUs under multi-threaded TCG, each on a host core of
-its own, in host time: two CPUs that compute at once, at the host's
-speed and with its noise. Each boot checks that they do (below); the
-kernels of one run are interleaved boot by boot and compared by their
-medians and ranges, so that the host's drift hits them alike. --icount
-runs the older model: one TCG thread counts the instructions of every
-vCPU as guest time (1 ns each), which takes the host's speed and noise
-out, but there two busy CPUs share one CPU's work (the second does
-almost nothing: QEMU 7.2 splits it 96/4), so it fails the parallel
-check and every figure with two busy CPUs is of a machine that is none.
-
-Each boot first validates the emulation (userspace governor). Every
-comparison alternates its two sides in windows of 40 ms (400 ms for
-util_avg), A B A, over rounds, and takes the median of B / mean(A, A),
-so that a jump of the host's speed spoils a round, not the check
-(guest/dvfs_work.c of scripts/experiments/dvfs/): a pinned loop's work
-per second at every frequency must be f/fmax of its work at fmax within $(pct $WORK_TOLERANCE) % (15 rounds);
-that loop on the last CPU and one on CPU 0 at once must each do the work
-it does alone within $(pct $WORK_TOLERANCE) % (40 rounds: "parallel", two CPUs that
-compute at once); the loop doing a quarter of each 20 ms period's worth
-of fmax work must have the same util_avg at 0.57 fmax as at fmax within
-$(pct $UTIL_TOLERANCE) % (frequency invariance, 5 rounds), and so must one doing 0.3 ms of
-fmax work every 4 ms at fmin ("burst": shorter than the driver's
-period); alone under schedutil the loop must bring its CPU to fmax with
-util_avg of at least 95 % of 1024. Then, under schedutil, every load for
-S seconds.
-
-Writes DIR/validation.csv, DIR/bench.csv
-(arch,policy,kernel,boot,load,metric,value,unit; the loads' own metrics
-plus mean_freq, the busy-time-weighted mean frequency over all CPUs, and
-energy, a proxy: the busy time at each frequency times (f/fmax)^3, the
-dynamic power of a core whose voltage follows its frequency, idle free,
-per second of the load, and per thousand operations for the loads that
-count them), DIR/table.txt and DIR/verdicts.csv (each row's verdict
-of the tables, the exit status's source). A candidate (fixed, alt-X) loses to the
-reference where its median is worse than the reference's by more than
-the larger range of the two: in the load's own metric (lower
-throughput, higher lateness), in the fork rate of periodic-churn's
-loop, or in energy without more of the load's own metric; in the first
-two also where every one of its boots is worse than every boot of the
-reference (3 boots or more each). The other rows are diagnostics. A
-boot whose guest job did not finish (an OOM kill) or that failed (a
-splat, a panic, a hang) fails the "completed" check; one whose
-clocksource at the parallel check or after the loads is not the CPU's
-own counter (ARCH_CLOCKSOURCE: a device clocksource is one that QEMU
-serves under a lock the two vCPUs then share) fails "clocksource". completed, parallel and clocksource are judged per
-boot, and the figures of a boot that failed one are left out of the
-load tables (they are not of the machine the tables are about); a
-table cell that has fewer values than boots says "(n of N boots)". The
-emulation's accuracy (work, invariance, burst) is judged on the median
-over the boots and shapes of a kernel that were not left out, at each
-frequency, since one boot's measurement carries the host's noise: the
-"passed" column counts the boots within tolerance, the verdict is the
-median's, "(every boot left out)" where no boot remains
-(validation.csv has every boot's value). schedutil_fmax is judged on
-every boot not left out, "(every boot left out)" where none remains: its
-median of 21 readings carries the host's interference too (980-1001
-with strace around QEMU, 1016-1022 without, 963 in a CI run:
-Documentation/data/dvfs-parallel-under-strace/). Exits 1 when a check
-other than parallel fails, a result is missing or a candidate loses; 3
-("cannot judge here") when the only failures are boots whose CPUs did
-not compute in parallel (this host's cores interfered with each other);
-0 otherwise.
+Writes DIR/validation.csv, DIR/bench.csv, DIR/table.txt and
+DIR/verdicts.csv. Exits 1 when a check other than parallel fails, a
+result is missing or a candidate loses to the reference; 3 ("cannot
+judge here") when the only failures are boots whose two CPUs did not
+compute at once; else 0.
 
 $(experiment_usage)
   --seconds S         seconds per load (default 4)
   --loads "L..."      loads (default: $LOADS_DEFAULT)
-  --policies "P..."   policy shapes: per-cpu (one clock per CPU, whose
-                      driver drops a request made on another CPU, as
-                      virtual-cpufreq does), remote (one clock per CPU,
-                      requests from any CPU taken, as scmi, cpufreq-dt,
-                      cppc and qcom-hw do: dvfs_possible_from_any_cpu)
-                      and shared (one clock for all CPUs); default all
-  --period-us N       the driver's period (default 1000), the work a CPU
-                      does between two stalls; longer periods make the
-                      stalls coarser. With the driver of before
-                      2026-12-06 (idle CPUs took its timer too, one arch
-                      on a device clocksource) the parallel comparison at fmax
-                      failed 4 of 8 times at 1000, 2 of 8 at 4000, none
-                      without the driver
-                      (Documentation/data/dvfs-parallel-timer-period/);
-                      since, that arch 1 of 10 at 1000
-                      (Documentation/data/dvfs-x86_64-clocksource/)
-  --rate-limit-us N   schedutil's rate limit in the guests (default: what
-                      schedutil takes from the driver, 1 ms; 0 lets
-                      every update through), for ablations
-  (--icount gives the one-instruction-stream model above, for comparison
-  with figures measured on it; --table DIR of a run older than
-  DIR/run.args needs the run's --arch, --variants, --boots, --policies,
-  --loads and --seconds given again)
+  --policies "P..."   policy shapes: per-cpu, remote, shared (default all)
+  --period-us N       the driver's period, the work between two stalls
+                      (default 1000)
+  --rate-limit-us N   schedutil's rate limit in the guests (default the
+                      driver's, 1 ms; 0: none), for ablations
 USAGE
 }
 

@@ -14,34 +14,24 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Builds the kernels with scripts/config/debug.config (out-ARCH-debug:
-lockdep, KASAN, ..., and CFS bandwidth control) and
-boots each R times, interleaved, running pelt_stress --hotplug for M
-minutes. A boot fails on any kernel splat (warning, lockdep, KASAN, BUG,
-stall), panic or hang, and on a failed TAP test: stress (every activity
-happened), no_underflow (no negative or wrapped average while it ran),
-no_leak (every cfs_rq back to idle, every tg_load_avg the sum of its
-cfs_rqs' contributions, afterwards). Writes DIR/stress.csv
-(arch,kernel,boot,test,result), DIR/counts.csv (what each boot did:
-forks, exits, hotplugs, ...), DIR/table.txt, each kernel's .config
-(DIR/config-ARCH-KERNEL) and the console logs in DIR/logs/. Exits 1
-when anything failed.
+Builds the kernels with scripts/config/debug.config (lockdep, KASAN, CFS
+bandwidth control, ...) and boots each R times, interleaved, running
+pelt_stress --hotplug for M minutes. A boot fails on a kernel splat,
+panic or hang, and on a failed TAP test: stress (every activity
+happened), no_underflow (no negative or wrapped average), no_leak
+(every cfs_rq back to idle, every tg_load_avg the sum of its cfs_rqs').
+Writes DIR/stress.csv, DIR/counts.csv, DIR/table.txt and each kernel's
+.config. Exits 1 when anything failed.
 
 $(experiment_usage)
   --minutes M         stress time per boot (default 10)
   --seconds S         the same in seconds (short runs, make check)
   --no-debug          the regular builds instead of the debug ones
-  --trace-detach      count, with ftrace, the calls of
-                      detach_entity_load_avg() made for a dying task:
-                      from its last dequeue_entities() (patch 1) or from
-                      elsewhere (a task that died throttled); in the
-                      counts as dead_in_dequeue_entities, dead_elsewhere
-  --no-monitor        no reading of the sched debug file while the
-                      stress runs (no_underflow skips). Needed only for
-                      kernels built without kernel-tree.sh: trees whose
-                      debug.c calls avg_vruntime() unlocked (6.12.117)
-                      oops when it is read on busy CPUs; kernel-tree.sh
-                      gives every variant upstream's fix
+  --trace-detach      count (ftrace) a dying task's detach_entity_load_avg()
+                      calls: from its last dequeue, or from elsewhere
+  --no-monitor        do not read the sched debug file while the stress
+                      runs (no_underflow skips), for a tree whose debug.c
+                      calls avg_vruntime() unlocked (kernel-tree.sh fixes it)
 USAGE
 }
 
