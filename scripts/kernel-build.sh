@@ -10,20 +10,13 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--extra-config FILE] [--target T] ARCH VARIANT
 
-Build the kernel of VARIANT ($VARIANTS) for ARCH ($ARCHES) and print the
-path of its image. The build directory is out-<ARCH>[-<extra>]/ inside
-the variant's worktree (scripts/kernel-tree.sh); the output of make goes
-to build.log there. Rebuilds are incremental and use ccache; a new build
-directory starts as a copy of the closest variant's that is built, and
-compiles what differs.
-
-  --extra-config FILE  one more fragment (e.g. SCHED_AUTOGROUP=n); it gets
-                       its own build directory, named after the file (again
-                       for more: out-<ARCH>-<first>-<second>).
-  --target T           make T instead of the image (e.g. kernel/sched/);
-                       prints the build directory.
-  W=1 in the environment builds with extra warnings, in its own directory
-  (suffix -W1).
+Build VARIANT's kernel ($VARIANTS, kernel-tree.sh --help) for ARCH
+($ARCHES) in out-ARCH/ of its worktree (make's output in build.log
+there; ccache, incremental) and print the image's path.
+  --extra-config FILE  one more fragment, in a build directory of its own
+                       (out-ARCH-FILE; again for more)
+  --target T           make T instead of the image; prints the build directory
+W=1 in the environment builds with extra warnings (out-ARCH-W1).
 USAGE
 }
 
@@ -231,8 +224,8 @@ configure_and_make() {
 			# The boot image's piggy.S takes the compressed kernel
 			# in with .incbin, which ccache's depend mode does not
 			# see: it handed back the last variant's piggy.o, and
-			# two variants' 32-bit boot images were one file (2026-12-06,
-			# Documentation/data/ccache-incbin-arm/). So the
+			# two variants' 32-bit boot images were one file
+			# (Documentation/data/ccache-incbin-arm/). So the
 			# wrapper is assembled anew, without ccache, each time.
 			run_untraced make -C "$wt" O="$out" "${MAKE_ARGS[@]}" -j"$(nproc)" vmlinux &&
 				rm -f "$out"/arch/*/boot/compressed/piggy.o &&
@@ -285,10 +278,10 @@ main() {
 	# ccache's depend mode takes a miss's include files from the
 	# compiler's own -MMD output, which Kbuild asks for, instead of
 	# running the preprocessor once more: a cold 64-bit build took
-	# 3 min 52 s instead of 4 min 45 s (2026-12-04), hits across the
-	# variants' worktrees as before. What -MMD leaves out, system
-	# headers, a kernel build does not include (-nostdinc); a new
-	# compiler changes the compiler's mtime, which ccache checks.
+	# about a fifth less time, hits across the variants' worktrees as
+	# before. What -MMD leaves out, system headers, a kernel build does
+	# not include (-nostdinc); a new compiler changes the compiler's
+	# mtime, which ccache checks.
 	# Nor does -MMD list what .incbin takes in: the boot image's
 	# compressed kernel (made without ccache, below), and in vmlinux
 	# the vDSO, the built-in initramfs and certificates, the same for

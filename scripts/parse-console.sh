@@ -8,27 +8,13 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] --runs|--verdict CONSOLE_LOG ARCH TOPOLOGY KERNEL BOOT
 
---runs     one row per run: ARCH,TOPOLOGY,KERNEL,BOOT,setup,round,
+--runs     a row per run: ARCH,TOPOLOGY,KERNEL,BOOT,setup,round,
            loops_per_s,idle_pct,remote_pct
---verdict  one row per boot: ARCH,TOPOLOGY,KERNEL,BOOT,placement,idle,
-           throughput,test. The checks are ok, fail, skip or missing; the
-           test has had placement alone since its 10-round form (idle
-           and throughput are diagnostics there: "-").
-           test is what the boot says of the kernel:
-             ok        the selftest passed
-             fail      the selftest failed
-             figures   -s ran one setup: figures, no verdict
-             skip      the selftest skipped (its reason is in the log)
-             busy      it skipped because its CPUs did not compute at
-                       once: a host busy beside the guest; this host
-                       could not judge
-             bailout   the selftest stopped with "Bail out!"
-             timeout   the kselftest runner's timeout killed it
-             splat     the kernel printed a warning, BUG, oops, lockdep,
-                       KASAN/UBSAN or stall report (whatever the test said)
-             panic     the kernel panicked
-             missing   no verdict at all (hang, no TAP)
-           Only ok and fail are verdicts; the rest never count as a pass.
+--verdict  a row per boot: ARCH,TOPOLOGY,KERNEL,BOOT,placement,idle,
+           throughput,test; the checks ok, fail, skip, missing or "-"
+           (none since the 10-round form); test: ok or fail (the only
+           verdicts), figures (-s), skip, busy (skipped: its CPUs did not
+           compute at once), bailout, timeout, splat, panic or missing
 USAGE
 }
 

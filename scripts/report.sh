@@ -9,27 +9,15 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--setup cgroup|session] [--csv|--check] RESULTS_DIR
 
-Print one row per arch, topology and kernel from RESULTS_DIR/runs.csv and
-verdicts.csv: loops/s (median over all runs, min-max), idle % and remote
-children % (medians), what the selftest said on each boot, and loops/s
-relative to the reference kernel in the same table. Figures are those of
-the cgroup setup (workers in cpu cgroups, as in the report) unless
---setup says otherwise. --csv prints the same rows as CSV (verify.sh
-writes them to RESULTS_DIR/results.csv).
-
---check prints nothing but what is wrong, one line each, and exits 1 if
-anything is:
-  - a reference or fixed kernel on which the selftest did not pass, on
-    any boot;
-  - a boot without a verdict (skip, bail-out, timeout, panic, hang, no
-    TAP) or with a kernel splat: never a pass.
-Otherwise it exits 3 when the regressed kernel, the positive control,
-passed on any boot (a line per arch and topology saying that this host
-cannot show the defect, with the guest's fork rate: the clean kernels'
-passes then prove nothing; Documentation/harness.md, "Slow hosts"), or
-when a boot's selftest skipped because its CPUs did not compute at once
-(busy: a line per boot saying that this host could not judge). Boots
-run with -s (figures only) are not judged.
+Print a row per arch, topology and kernel of a verify.sh run: loops/s
+(median over all runs, min-max), idle % and remote children %
+(medians), the selftest's result on each boot, loops/s against the
+reference kernel; figures of the cgroup setup unless --setup says
+otherwise. --csv: the same rows as CSV. --check prints what is wrong, a
+line each, and exits 1 for a reference or fixed kernel that failed or a
+boot without a verdict or with a splat; else 3 where this host cannot
+judge (the regressed kernel passed on a boot: "cannot show it here"; a
+boot whose selftest skipped busy: "cannot judge here"); else 0.
 USAGE
 }
 

@@ -290,9 +290,9 @@ dvfs_model_checks() {
 		return 1
 	fi
 	# A loaded host: every boot fails the parallel check, and their
-	# accuracy figures (a burst at 0.5) and schedutil readings (963, as
-	# CI's per-cpu boot read on 2026-12-06 beside a parallel check at
-	# 0.89) are this host's, not the emulation's: left out, and the
+	# accuracy figures (a burst at 0.5) and schedutil readings (963, as a
+	# CI boot read beside a parallel check at 0.89) are this host's, not
+	# the emulation's: left out, and the
 	# verdict is "cannot judge here" (3), not an inaccurate emulation (1).
 	d=$TEST_TMP/loaded
 	mkdir -p "$d"

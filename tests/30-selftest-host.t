@@ -45,7 +45,7 @@ CALLER_SID=$(ps -o sid= $$)
 
 # The cleanup checks run one setup (-s cgroup: figures, no verdict), so
 # that neither a host whose CPUs do not compute at once (this machine's
-# own vCPUs: 0.63 and 0.67 of one alone in one run, 2026-12-06) nor one
+# own vCPUs have measured below 0.70 of one alone) nor one
 # without autogroup makes the test skip before it has cgroups to tidy.
 # stopped_by SIGNAL: stop a run mid-way; it must fail and leave nothing.
 stopped_by() {

@@ -25,9 +25,9 @@ SHAPES="per-cpu remote shared"
 # show them); here every check must be measured and the verdict follow
 # from the values, and what does not depend on the host's noise must
 # pass: the job completed. Nor does schedutil's reading escape a host
-# that takes CPU time from the vCPUs (CI's per-cpu boot read util_avg
-# 963 beside a parallel check at 0.89, 2026-12-06, with strace around
-# QEMU: Documentation/data/dvfs-parallel-under-strace/): it must pass on
+# that takes CPU time from the vCPUs (a CI boot read util_avg 963
+# beside a parallel check at 0.89, with strace around QEMU:
+# Documentation/data/dvfs-parallel-under-strace/): it must pass on
 # the boots that were not left out, and is not judged on the others.
 dvfs_run() {
 	local rc=0 want

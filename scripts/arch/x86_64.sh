@@ -24,9 +24,8 @@ ARCH_POSSIBLE_CPUS=no
 # (Documentation/data/dvfs-x86_64-clocksource/). Under TCG there is no
 # APERF/MPERF: the driver sets the frequency scale itself. tsc=reliable: no
 # clocksource watchdog on the TSC (QEMU's is the host's counter); its
-# reference, the HPET, lags under QEMU: a boot of 2026-12-06 had its TSC
-# marked unstable for "frequency skew" (HPET 507.24 ms against TSC 507.57 ms)
-# and ran its loads on the HPET
+# reference, the HPET, lags under QEMU: a boot had its TSC marked
+# unstable for "frequency skew" and ran its loads on the HPET
 # (Documentation/data/dvfs-x86_64-clocksource/watchdog/).
 ARCH_DVFS=yes
 ARCH_CLOCKSOURCE=tsc

@@ -6,36 +6,33 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR/..
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+# What is judged: each program (except the project's own, under
+# PROJECT_DIR, BUILD_DIR or /tmp) and each regular file in /usr, /bin,
+# /sbin, /lib* or /opt. The set: the packages install-deps.sh installs
+# (install-deps.sh --list); what they Depend or Pre-Depend on, recursively
+# (not Recommends: the script installs with --no-install-recommends; of
+# alternatives, the first one, as apt picks it); the Essential and
+# Priority: required packages, which every Debian system has. A file no
+# package owns passes when a package of that set owns its directory
+# (generated caches: the nearest directory a package owns decides); a
+# program no package owns (say, /usr/local/bin/X) passes when /usr/bin/X or
+# /usr/sbin/X belongs to the set, since a fresh machine runs that one. Not
+# judged: files that programs read when present and do without otherwise
+# (configuration in /etc and /usr/lib/ssl, locale data, python's .pth files
+# and the _distutils_hack that setuptools' .pth loads), shared objects (a
+# program's own come with its package's Depends; the rest are plugins
+# loaded when present: NSS modules, ld's bfd-plugins), and directories.
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--verbose] [--without PKG]... TRACE
 
-TRACE is what scripts/deps/deps-trace.sh recorded: every program a run
-executed and every file it opened. Each program (except the project's
-own, under $PROJECT_DIR, \$BUILD_DIR or /tmp) and each regular file in
-/usr, /bin, /sbin, /lib* or /opt must belong to a package that a fresh
-Debian 12 machine has after install-deps.sh:
-
-  - the packages install-deps.sh installs (install-deps.sh --list),
-  - what they Depend or Pre-Depend on, recursively (not Recommends: the
-    script installs with --no-install-recommends; of alternatives, the
-    first one, as apt picks it),
-  - the Essential and Priority: required packages, which every Debian
-    system has.
-
-A file no package owns passes when a package of that set owns its
-directory (generated caches: the nearest directory a package owns
-decides); a program no package owns (say,
-/usr/local/bin/X) passes when /usr/bin/X or /usr/sbin/X belongs to the
-set, since a fresh machine runs that one. Not judged: files that
-programs read when present and do without otherwise (configuration in
-/etc and /usr/lib/ssl, locale data, python's .pth files and the
-_distutils_hack that setuptools' .pth loads), shared objects (a program's
-own come with its package's Depends; the rest are plugins loaded when
-present: NSS modules, ld's bfd-plugins), and directories. Everything else is
-printed with its owner and the exit status is 1.
---verbose also prints the packages that the run used. --without PKG
-leaves PKG out of install-deps.sh's list (to show what would break).
+Check that every program and system file in TRACE (what
+scripts/deps/deps-trace.sh recorded) belongs to a package a fresh Debian
+12 machine has after install-deps.sh: its packages, what they Depend or
+Pre-Depend on (no Recommends), and the Essential and required ones.
+Prints each one that does not, with its owner, and exits 1.
+  --verbose       also print the packages the run used
+  --without PKG   leave PKG out of install-deps.sh's list (what would break)
 USAGE
 }
 

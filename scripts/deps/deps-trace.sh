@@ -6,33 +6,28 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR/..
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+# A command that COMMAND runs through run_untraced runs outside strace's
+# tree, in a server started before strace, under a strace of its own that
+# records only the programs it executes: the compile of a kernel, whose
+# opens of the tree's own headers would take most of the time.
+# kernel-build.sh runs the steps before it (configure, make prepare
+# scripts: kconfig, objtool, dtc, asm-offsets, which open what they need
+# of the system) traced in full. --programs-only is for tests that run the
+# project's scripts on recorded data through fakes, whose opens (the
+# project's own files, thousands of logs) made them four times as slow;
+# what the programs open of the system comes from their packages.
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--append] [--programs-only] -o FILE -- COMMAND [ARG...]
 
-Run COMMAND (and everything it starts) under strace, appending to FILE one
-line per distinct absolute path it executed ("x PATH") or opened
-successfully ("o PATH"), as it goes, so that a later step of COMMAND can
-read what the earlier steps used. The environment variable
-FORK_REGRESSION_DEPS_TRACE names FILE inside COMMAND. Exits with
-COMMAND's status.
-
+Run COMMAND under strace, appending to FILE a line per distinct absolute
+path it executed ("x PATH") or opened ("o PATH"), as it goes
+(FORK_REGRESSION_DEPS_TRACE names FILE inside COMMAND). Exits with
+COMMAND's status. What COMMAND runs through run_untraced
+(scripts/lib/trace.sh: a kernel compile, QEMU) records its programs only.
   --append          add to FILE (default: FILE starts empty)
-  --programs-only   record the programs executed, not the files opened:
-                    for tests that run the project's scripts on recorded
-                    data through fakes, whose opens (the project's own
-                    files, thousands of logs) made them four times as
-                    slow; what the programs open of the system comes
-                    from their packages (make check traces its
-                    end-to-end tests in full)
-
-A command that COMMAND runs through run_untraced (scripts/lib/trace.sh)
-runs outside strace's tree, in a server started before strace, under a
-strace of its own that records only the programs it executes: the
-compile of a kernel, whose opens of the tree's own headers would take
-most of the time. kernel-build.sh runs the steps before it (configure,
-make prepare scripts: kconfig, objtool, dtc, asm-offsets, which open what
-they need of the system) traced in full.
+  --programs-only   record programs, not opens (the fast tests, whose opens
+                    are the project's own files and recorded logs)
 USAGE
 }
 

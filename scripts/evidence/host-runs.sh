@@ -11,23 +11,15 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Build fork_placement_test from selftests/sched/ (the kselftest way, in
-the kselftest tree of scripts/kernel-tree.sh) and run it R times in a
-row on this machine's kernel, each run with its default options,
-holding the machine lock (no guest or build runs meanwhile). Prints one line per run and the counts; writes
-DIR/host-runs.csv and every run's output under DIR/logs/.
-
+Build fork_placement_test from selftests/sched/ (in kernel-tree.sh's
+kselftest tree) and run it R times on this machine's kernel, holding
+the machine lock; writes DIR/host-runs.csv and DIR/logs/. Exits 1 when a
+run failed, bailed out or gave no verdict, 4 when the test skipped.
   --runs R        runs (default 30)
   --load none|cpu|external
-                  none (default), or one busy loop in the root cgroup for
-                  the whole time (as stress-ng --cpu 1 would be), or
-                  external: a load you run yourself meanwhile (say, kernel
-                  builds with scripts/kernel-build.sh); then the machine
-                  lock is not taken, so that your load can run
+                  none (default), a busy loop in the root cgroup, or a
+                  load of your own meanwhile (the lock is not taken then)
   --out DIR       results directory (default results/host-<timestamp>)
-
-Exits 1 when any run failed, bailed out or gave no verdict; a skip (the
-kernel lacks what the test needs) is exit 4 for the whole tool.
 USAGE
 }
 

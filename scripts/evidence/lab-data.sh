@@ -15,30 +15,15 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] keep RESULTS NAME | get NAME DIR | check
 
-The project's recorded runs are folders of $DATA_PATH/. The main branch
-holds each one's README, tables and CSVs, and the console logs only of
-the runs the tests replay ($DATA_PATH/README lists them); the branch
-$LAB_BRANCH holds every run whole (logs/, *.log and what a boot leaves
-beside its log: *.log.cmdline, *.log.qemu, ...) at the same paths. Its
-commits are descendants of the main branch's, so a clone has them.
-
-  keep RESULTS NAME  record a new run: the results directory RESULTS, whole,
-                     becomes $DATA_PATH/NAME in a new commit of $LAB_BRANCH
-                     (the working tree is not touched for it), and its files
-                     other than console logs are copied to this working
-                     tree's $DATA_PATH/NAME, to commit with the record
-                     that cites them
-  get NAME DIR       the run NAME whole, console logs too, into DIR (new or
-                     empty), with the main branch's files of it where it
-                     has them (a README corrected since): what a tool's
-                     --table DIR judges again
-  check              the main tree (git's index) holds console logs of the
-                     runs the tests replay only, and every run of it is on
-                     $LAB_BRANCH with the same tables and CSVs; exit 1
-                     naming what is wrong
-
-$LAB_BRANCH is the local branch, else origin's (a clone's). Exits 2 on
-bad input, 1 when a check fails or git does.
+The recorded runs, $DATA_PATH/NAME: the main branch holds their READMEs,
+tables and CSVs (and the console logs of the runs the tests replay),
+the branch $LAB_BRANCH every run whole (Documentation/data/README).
+  keep RESULTS NAME  a new run: RESULTS whole into a commit of $LAB_BRANCH,
+                     its files but the console logs into $DATA_PATH/NAME here
+  get NAME DIR       the run whole into DIR, for a tool's --table DIR
+  check              console logs here of replayed runs only, every run on
+                     $LAB_BRANCH with the same tables and CSVs
+Exits 2 on bad input, 1 when a check fails or git does.
 USAGE
 }
 

@@ -10,35 +10,37 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR/..
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+# The columns, per directory, arch, topology and kernel: boots, and over
+# boots the minimum, median and maximum of
+#   diff     the median over rounds of remote % (cgroup) - remote % (session),
+#            each round's two runs back to back
+#   rounds   the rounds in which the cgroup setup had more remote children
+#   idle     median idle % (cgroup) - median idle % (session), a diagnostic
+#   loops    median loops/s (cgroup) / median loops/s (session), a diagnostic
+#   other    the larger of the setups' median share of the test's CPUs that
+#            other work took (other_pct of the console logs; "-" without)
+#   job s    the selftest's wall time in the guest, median over boots, and
+#   mem kB   the kernel's memory (Slab + Percpu) at its peak over the idle
+#            guest's, median (the guest's "@@@ guest-cost" line)
+# then the boots that fail placement (the rounds' signed-rank sum no
+# likelier by chance than RANK_CHANCE, and diff above the margin) and
+# those that give no verdict because other work took more than
+# OTHER_WORK_MAX_PCT (boots without other_pct are judged), as
+# FAILS/SKIPS/BOOTS, apart for the tuning boots (the first half of each
+# row's boots, rounded up) and the checking boots (the rest). Data
+# recorded with older rules is judged by this one.
 usage() {
 	cat <<USAGE
 usage: $(basename "$0") [--help] [--margin POINTS] [--other-max PCT] RESULTS_DIR...
 
-Read RESULTS_DIR/runs.csv (from verify.sh) of each directory and print,
-per directory, arch, topology and kernel: boots, and over boots the
-minimum, median and maximum of
-  diff     the median over rounds of remote % (cgroup) - remote % (session),
-           each round's two runs back to back
-  rounds   the rounds in which the cgroup setup had more remote children
-           (of the boot's rounds, usually 10)
-  idle     median idle % (cgroup) - median idle % (session), a diagnostic
-  loops    median loops/s (cgroup) / median loops/s (session), a diagnostic
-  other    the larger of the setups' median share of the test's CPUs that
-           other work took (other_pct of the console logs in
-           RESULTS_DIR/logs/, tests of December 2026 on; "-" without)
-  job s    the selftest's wall time in the guest, median over boots, and
-  mem kB   the kernel's memory (Slab + Percpu) at its peak over the idle
-           guest's, median (the guest's "@@@ guest-cost" line; "-" without)
-then, by the selftest's rule, the boots that fail placement (the
-rounds' signed-rank sum no likelier by chance than its RANK_CHANCE,
-$(margin RANK_CHANCE), and diff above the margin: its REMOTE_MARGIN_PCT, now
-$(margin REMOTE_MARGIN_PCT), or --margin) and those
-that give no verdict because other work took more than its
-OTHER_WORK_MAX_PCT, now $(margin OTHER_WORK_MAX_PCT), or --other-max (boots without
-other_pct are judged), as FAILS/SKIPS/BOOTS, apart for the tuning boots
-(the first half of each row's boots, rounded up) and the checking boots
-(the rest): Documentation/records/2026-12-06-selftest-machine-shapes.md,
-"Machine shapes". Data recorded with older rules is judged by this one.
+Judge the rounds of verify.sh runs (RESULTS_DIR/runs.csv, and the
+console logs' other_pct and guest-cost lines) again by the selftest's
+rule: per directory, arch, topology and kernel, the boots' remote-%
+difference (cgroup - session), the rounds the cgroup setup led, idle,
+loops, other work, job time and memory, then FAILS/SKIPS/BOOTS for the
+tuning and the checking half of the boots. --margin (default
+REMOTE_MARGIN_PCT, $(margin REMOTE_MARGIN_PCT)) and --other-max (default
+OTHER_WORK_MAX_PCT, $(margin OTHER_WORK_MAX_PCT)) try other margins.
 USAGE
 }
 

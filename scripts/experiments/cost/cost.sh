@@ -11,23 +11,20 @@ usage() {
 	cat <<USAGE
 usage: $(basename "$0") [options]
 
-Boot each kernel with the cost job: a shell in a child cpu cgroup starts
-CHILDREN /bin/true processes and waits, REPEATS times per boot, under
-ftrace's function profiler (sched_move_task, dequeue_task_fair,
-task_dead_fair, migrate_task_rq_fair; times include callees, not the
-time the task spent scheduled out). Prints per kernel the median
-over all repeats of the total time per repeat, the time per call, and
-the ratio to the reference kernel. Absolute times are inflated by
-emulation and the tracer: compare kernels within one table.
+Boot each kernel with the cost job: a shell in a child cpu cgroup
+starts CHILDREN /bin/true processes and waits, REPEATS times per boot,
+under ftrace's function profiler (times include callees). Prints per
+kernel and function the median over all repeats of the time per repeat
+and per call, and the ratio to the reference kernel; compare kernels
+within one table (emulation and the tracer inflate every time).
 
 $(experiment_usage)
   --children N        children per repeat (default 2000)
   --repeats N         repeats per boot (default 3)
-  --functions "F..."  the functions profiled, any of the four above
-                      (default all four); a traced callee adds the
-                      tracer's cost to its caller's time, so time
-                      sched_move_task alone to compare kernels whose
-                      moves call different functions
+  --functions "F..."  the functions profiled (default all: $COST_FUNCTIONS);
+                      sched_move_task alone where kernels' moves call
+                      different functions (a traced callee adds the
+                      tracer's cost to its caller)
 USAGE
 }
 

@@ -15,16 +15,12 @@ usage: $(basename "$0") [options]
 
 $(experiment_usage)
 
-Boots every kernel R times, interleaved, each running pelt_bounds: test
-"removal" (a worker whose affinity flips between CPU0 and CPU1 while it
-sleeps, and children that spin 1 ms and exit, for 2 s; every cfs_rq's
-runnable_avg, sampled every 10 ms, must stay at or below
-16 x 1024) and test "setscheduler" (a task alone on CPU1 for 300 ms
-switches itself to SCHED_FIFO; its load must not stay on CPU1's cfs_rq).
-Writes DIR/pelt-bounds.csv (arch,kernel,boot,test,result) and
-DIR/table.txt, and every console log under DIR/logs/. Exits 1 when any
-test failed or a boot gave no verdict. The removal of a 32-bit kernel
-whose lockless removal adds about 2^32 to load_sum fails here.
+Boots every kernel R times, interleaved, each running pelt_bounds:
+"removal" (wakeup migrations and exits for 2 s; every cfs_rq's
+runnable_avg must stay at or below 16 x 1024: a 32-bit lockless removal
+that adds about 2^32 fails) and "setscheduler" (a task that switches
+itself to SCHED_FIFO must not leave its load on its cfs_rq). Writes
+DIR/pelt-bounds.csv and DIR/table.txt. Exits 1 when a test failed.
 USAGE
 }
 
