@@ -61,9 +61,12 @@ boot() {
 		"$initramfs" "$log"
 }
 
-# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT;
-# a boot whose CPUs did not compute at once (busy: this host, not the
-# kernel) is booted again, up to three boots in all, as make verify does.
+# verdict KERNEL WANT: boot KERNEL, the selftest's result must be WANT.
+# What says more of this host than of the kernel is booted again, up to
+# three boots in all: a skip because the test's CPUs did not compute at
+# once (busy), and a pass of the regressed kernel, the positive control
+# (a host slower at that moment, fewer deaths a second: make verify's
+# "cannot show it here"); a fixed kernel's fail never is.
 verdict() {
 	local kernel=$1 want=$2 log=$TEST_TMP/$1.log got try
 	for try in 1 2 3; do
@@ -71,7 +74,11 @@ verdict() {
 		got=$("$SCRIPTS_DIR/parse-console.sh" --verdict "$log" "$ARCH" cores "$kernel" 1)
 		grep -E 'summary|ok|computed' "$log"
 		echo "verdict (boot $try): $got"
-		[ "${got##*,}" = busy ] || break
+		case "${got##*,}" in
+		busy) ;;
+		ok) [ "$want" = fail ] || break ;;
+		*) break ;;
+		esac
 	done
 	[ "${got##*,}" = "$want" ]
 }
