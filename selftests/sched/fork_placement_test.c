@@ -64,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -138,7 +139,8 @@
  * loaded that much skips too: its reason says what such a value most
  * likely means).
  */
-#define SCHED_DEBUG_FILE	"/sys/kernel/debug/sched/debug"
+#define DEBUGFS			"/sys/kernel/debug"
+#define SCHED_DEBUG_FILE	DEBUGFS "/sched/debug"
 /* The largest PELT divider, kernel/sched/sched-pelt.h's LOAD_AVG_MAX. */
 #define LOAD_AVG_MAX		47742
 #define RUNNABLE_WRAPPED	((unsigned long)((1ULL << 31) / LOAD_AVG_MAX))
@@ -174,13 +176,17 @@ struct run_result {
 	double other_pct;	/* CPU time of the test's CPUs that others took */
 };
 
+#define DEFAULT_DURATION_S	2
+#define DEFAULT_ROUNDS		10
+
 static struct {
 	int duration_s;
 	int rounds;
 	int nr_workers;
 	int max_cpus;
 	int only_setup;		/* -s: one setup, figures only; else -1 */
-} opt = { .duration_s = 2, .rounds = 10, .max_cpus = MAX_TEST_CPUS, .only_setup = -1 };
+} opt = { .duration_s = DEFAULT_DURATION_S, .rounds = DEFAULT_ROUNDS,
+	  .max_cpus = MAX_TEST_CPUS, .only_setup = -1 };
 
 static cpu_set_t *cpus;			/* the test's CPUs, CPU_ALLOC()ed */
 static size_t cpus_size;
@@ -815,12 +821,12 @@ static void print_help(FILE *f, const char *prog)
 		"  -t  length of each run (default %d)\n"
 		"  -r  rounds; each runs both setups (default %d, at most %d;\n"
 		"      fewer than 8 give figures but no verdict)\n"
-		"  -c  at most this many CPUs, of one last-level cache (default %d)\n"
+		"  -c  at most this many CPUs, one per core, of one last-level cache (default %d)\n"
 		"  -n  workers (default: one per CPU of the test)\n"
 		"  -s  run only this setup, cgroup or session: figures, no verdicts\n"
 		"      (-s cgroup needs no autogroup)\n"
 		"Needs root, the cpu cgroup controller and autogroup.\n",
-		prog, opt.duration_s, opt.rounds, MAX_ROUNDS, MAX_TEST_CPUS);
+		prog, DEFAULT_DURATION_S, DEFAULT_ROUNDS, MAX_ROUNDS, MAX_TEST_CPUS);
 }
 
 static int parse_int(const char *s, int min, int max)
@@ -838,6 +844,13 @@ static int parse_int(const char *s, int min, int max)
 static void parse_options(int argc, char **argv)
 {
 	int c, i, value = 0;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help")) {
+			print_help(stdout, argv[0]);
+			exit(KSFT_PASS);
+		}
+	}
 
 	while ((c = getopt(argc, argv, "t:r:c:n:s:h")) != -1) {
 		switch (c) {
@@ -954,10 +967,45 @@ static bool get_llc_cpus(int cpu, cpu_set_t *set)
 }
 
 /*
- * The test's CPUs: at most opt.max_cpus usable ones that share the first
- * usable CPU's last-level cache, or the first usable ones when the kernel
- * shows no cache shared by two of them (QEMU's arm64 guests). The test
- * and its workers are bound to them.
+ * Keep one CPU of each core in set, the first: SMT siblings share a
+ * core's pipes and would not compute at once as cores do. Unless that
+ * leaves fewer than two (a guest of one core's threads), where the
+ * threads are the test's CPUs and parallel_share() judges them.
+ */
+static void one_cpu_per_core(cpu_set_t *set)
+{
+	cpu_set_t *cores = CPU_ALLOC(cpus_size * 8), *siblings = CPU_ALLOC(cpus_size * 8);
+	char path[PATH_MAX], text[4096];
+	int cpu, other;
+
+	if (!cores || !siblings)
+		goto out;
+	memcpy(cores, set, cpus_size);
+	for (cpu = 0; cpu < (int)cpus_size * 8; cpu++) {
+		if (!CPU_ISSET_S(cpu, cpus_size, cores))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+		CPU_ZERO_S(cpus_size, siblings);
+		if (read_text(path, text, sizeof(text)) <= 0 ||
+		    !parse_cpu_list(text, siblings))
+			continue;
+		for (other = cpu + 1; other < (int)cpus_size * 8; other++)
+			if (CPU_ISSET_S(other, cpus_size, siblings))
+				CPU_CLR_S(other, cpus_size, cores);
+	}
+	if (CPU_COUNT_S(cpus_size, cores) >= 2)
+		memcpy(set, cores, cpus_size);
+out:
+	CPU_FREE(cores);
+	CPU_FREE(siblings);
+}
+
+/*
+ * The test's CPUs: at most opt.max_cpus usable ones, one per core, that
+ * share the first usable CPU's last-level cache, or the first usable
+ * ones when the kernel shows no cache shared by two of them (QEMU's
+ * arm64 guests). The test and its workers are bound to them.
  */
 static void choose_test_cpus(void)
 {
@@ -974,6 +1022,7 @@ static void choose_test_cpus(void)
 			memcpy(cpus, llc, cpus_size);
 	}
 	CPU_FREE(llc);
+	one_cpu_per_core(cpus);
 	for (cpu = 0; cpu < (int)cpus_size * 8; cpu++) {
 		if (!CPU_ISSET_S(cpu, cpus_size, cpus))
 			continue;
@@ -1029,11 +1078,12 @@ static const char *spin_failed_call;
 static int spin_failed_errno;
 
 /*
- * Spin on the first nr of the test's CPUs at once, one child bound to
- * each, for seconds; the counts go in count[]. False, with
- * spin_failed_call set, when a child could not be made or bound.
+ * Spin for seconds on the test's CPU number only (0 for the first), or
+ * on all of them at once (only < 0), one child bound to each; the counts
+ * go in count[], by test CPU. False, with spin_failed_call set, when a
+ * child could not be made or bound.
  */
-static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
+static bool spin_on_cpus(int only, double seconds, unsigned long *count)
 {
 	cpu_set_t *one = CPU_ALLOC(cpus_size * 8);
 	int start[2], i, cpu, status;
@@ -1046,10 +1096,10 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 		CPU_FREE(one);
 		return false;
 	}
-	for (i = 0, cpu = 0; i < nr; cpu++) {
+	for (i = -1, cpu = 0; cpu < (int)cpus_size * 8; cpu++) {
 		char go;
 
-		if (!CPU_ISSET_S(cpu, cpus_size, cpus))
+		if (!CPU_ISSET_S(cpu, cpus_size, cpus) || (++i != only && only >= 0))
 			continue;
 		pid = fork();
 		if (pid < 0) {
@@ -1068,7 +1118,6 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
 			count[i] = spin_for(seconds);
 			_exit(0);
 		}
-		i++;
 	}
 	close(start[0]);
 	close(start[1]);	/* read() returns 0: go */
@@ -1088,14 +1137,14 @@ static bool spin_on_cpus(int nr, double seconds, unsigned long *count)
  * vCPUs of a guest that has more of them than its host has CPUs free
  * stop while the guest's kernel sees them run (no steal time under TCG,
  * nor from a host that does not report it), and there the rounds of a
- * kernel without the defect leaned to the cgroup setup. What the test's
- * CPUs each count in a busy loop all at once, over what the first of
- * them counts alone: about 1 where each has a CPU of its own, about 1/2
- * where four share two. The loop waits on its own store, which leaves an
- * SMT sibling most of the core. A core that runs faster alone (turbo) or
- * a first CPU faster than the others lowers it too: none of this was
- * measured on hardware. The median of three tries, -1 when the children
- * could not run.
+ * kernel without the defect leaned to the cgroup setup. What each test
+ * CPU counts in a busy loop with all of them at once, over what it
+ * counted alone just before, averaged over the test's CPUs: about 1
+ * where each has a CPU of its own, about 1/2 where four share two. Each
+ * CPU is its own yardstick, so CPUs of different speeds (a faster first
+ * core, a host whose vCPUs run at different speeds) do not lower it; a
+ * core that runs faster alone (turbo) does, by what it loses at once.
+ * The median of three tries, -1 when the children could not run.
  */
 #define PARALLEL_SPIN_S		0.2
 #define PARALLEL_TRIES		3
@@ -1103,26 +1152,34 @@ static double parallel_share(void)
 {
 	int nr = CPU_COUNT_S(cpus_size, cpus), i, try;
 	double share[PARALLEL_TRIES], sum;
-	unsigned long *count, alone;
+	unsigned long *alone, *count;
 
-	count = mmap(NULL, sizeof(*count) * nr, PROT_READ | PROT_WRITE,
+	alone = mmap(NULL, sizeof(*alone) * nr * 2, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (count == MAP_FAILED) {
+	if (alone == MAP_FAILED) {
 		spin_failed_call = "mmap";
 		spin_failed_errno = errno;
 		return -1;
 	}
+	count = alone + nr;
 	for (try = 0; try < PARALLEL_TRIES; try++) {
-		if (!spin_on_cpus(1, PARALLEL_SPIN_S, count))
-			break;
-		alone = count[0];
-		if (!alone || !spin_on_cpus(nr, PARALLEL_SPIN_S, count))
-			break;
+		for (i = 0; i < nr; i++) {
+			if (!spin_on_cpus(i, PARALLEL_SPIN_S, alone))
+				goto out;
+			if (!alone[i]) {
+				spin_failed_call = "a busy loop that never ran";
+				spin_failed_errno = 0;
+				goto out;
+			}
+		}
+		if (!spin_on_cpus(-1, PARALLEL_SPIN_S, count))
+			goto out;
 		for (sum = 0, i = 0; i < nr; i++)
-			sum += count[i];
-		share[try] = sum / nr / alone;
+			sum += (double)count[i] / alone[i];
+		share[try] = sum / nr;
 	}
-	munmap(count, sizeof(*count) * nr);
+out:
+	munmap(alone, sizeof(*alone) * nr * 2);
 	return try == PARALLEL_TRIES ? median(share, PARALLEL_TRIES) : -1;
 }
 
@@ -1133,22 +1190,25 @@ static double parallel_share(void)
 static bool max_runnable_avg(unsigned long *max)
 {
 	char line[512], *key, *colon;
-	unsigned long v;
 	bool found = false;
+	long long v;
 	FILE *f;
 
 	f = fopen(SCHED_DEBUG_FILE, "re");
 	if (!f)
 		return false;
 	*max = 0;
-	/* "  .runnable_avg    : N", also "removed." and "se->avg." ones. */
+	/*
+	 * "  .runnable_avg    : N", also "removed." and "se->avg." ones;
+	 * removed.runnable_avg is printed signed.
+	 */
 	while (fgets(line, sizeof(line), f)) {
 		key = strstr(line, ".runnable_avg ");
 		colon = key ? strchr(key, ':') : NULL;
 		if (!colon)
 			continue;
-		v = strtoul(colon + 1, NULL, 10);
-		if (v > *max)
+		v = strtoll(colon + 1, NULL, 10);
+		if (v > 0 && (unsigned long long)v > *max)
 			*max = v;
 		found = true;
 	}
@@ -1180,16 +1240,37 @@ static bool runnable_avg_after_exits(unsigned long *peak)
 	return true;
 }
 
+#define WRAP_UNSEEN "the 32-bit removal wrap cannot be looked for; no verdict here"
+
+/*
+ * Where debugfs is not mounted (a lab's rootfs): mount it for this test
+ * alone, in a mount namespace of its own that ends with it. False, errno
+ * set, where that cannot be done.
+ */
+static bool mount_debugfs_privately(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return false;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return false;
+	return !mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+}
+
 /* Before the plan, where long is 32-bit: skip where the removal wraps. */
 static void check_removal_wrap(void)
 {
 	unsigned long runnable;
 
-	if (!runnable_avg_after_exits(&runnable)) {
-		ksft_print_msg("%s: %s: %s\n", SCHED_DEBUG_FILE, strerror(errno),
-			       "the 32-bit removal wrap not looked for; a FAIL may be it");
-		return;
+	if (access(SCHED_DEBUG_FILE, R_OK) && errno == ENOENT) {
+		if (!mount_debugfs_privately())
+			ksft_exit_skip("%s: %s: %s\n",
+				       "debugfs is not mounted, nor could it be for this test",
+				       strerror(errno), WRAP_UNSEEN);
+		ksft_print_msg("%s, %s\n", "debugfs mounted for this test alone",
+			       "in a mount namespace of its own");
 	}
+	if (!runnable_avg_after_exits(&runnable))
+		ksft_exit_skip("%s: %s: %s\n", SCHED_DEBUG_FILE, strerror(errno), WRAP_UNSEEN);
 	ksft_print_msg("largest runnable_avg of a cfs_rq after children exited %lu, %s %lu\n",
 		       runnable, "wrapped from", RUNNABLE_WRAPPED);
 	/* -s gives figures only: they may still be wanted there. */
@@ -1315,12 +1396,13 @@ static void check_requirements(void)
 	if (share < 0)
 		ksft_exit_fail_msg("a busy loop on each test CPU: %s failed\n",
 				   spin_failed_call);
-	ksft_print_msg("the test's CPUs at once each computed %.2f of one alone, %s %.2f\n",
-		       share, "at least", PARALLEL_MIN_SHARE);
+	ksft_print_msg("the test's CPUs at once computed %.2f of what each did alone, %s %.2f\n",
+		       share, "before the rounds, at least", PARALLEL_MIN_SHARE);
 	/* -s gives figures only: they may still be wanted there. */
 	if (share < PARALLEL_MIN_SHARE && opt.only_setup < 0)
 		ksft_exit_skip("the test's CPUs do not compute at once (%.2f %s): %s\n",
-			       share, "of one alone", "vCPUs sharing host CPUs? No verdict here");
+			       share, "of what each did alone",
+			       "vCPUs sharing host CPUs? No verdict here");
 	if (sizeof(long) == 4)
 		check_removal_wrap();
 	if (!opt.nr_workers)
@@ -1334,7 +1416,7 @@ int main(int argc, char **argv)
 	double remote[NR_SETUPS][MAX_ROUNDS];
 	double med_loops[NR_SETUPS], med_idle[NR_SETUPS], med_remote[NR_SETUPS];
 	double other[NR_SETUPS][MAX_ROUNDS], diff[MAX_ROUNDS], med_diff, med_other;
-	double rank_sum, chance;
+	double rank_sum, chance, share_after;
 	int round, s, more_remote = 0;
 
 	parse_options(argc, argv);
@@ -1394,6 +1476,13 @@ int main(int argc, char **argv)
 		}
 	}
 	cleanup();
+	/* A host that got busy during the rounds: checked again, once. */
+	share_after = parallel_share();
+	if (share_after < 0)
+		bail_out("a busy loop on each test CPU: %s: %s", spin_failed_call,
+			 spin_failed_errno ? strerror(spin_failed_errno) : "failed");
+	ksft_print_msg("the test's CPUs at once computed %.2f of what each did alone, %s %.2f\n",
+		       share_after, "after the rounds, at least", PARALLEL_MIN_SHARE);
 
 	for (s = 0; s < NR_SETUPS; s++) {
 		if (opt.only_setup >= 0 && s != opt.only_setup)
@@ -1455,6 +1544,8 @@ int main(int argc, char **argv)
 	 */
 	if (med_other > OTHER_WORK_MAX_PCT)
 		skip_verdicts("other work shares the test's CPUs: no verdict under a load");
+	if (share_after < PARALLEL_MIN_SHARE)
+		skip_verdicts("the test's CPUs do not compute at once after the rounds: no verdict here");
 	ksft_test_result(!(chance <= RANK_CHANCE && med_diff > REMOTE_MARGIN_PCT),
 			 "%s\n", check_name[CHECK_PLACEMENT]);
 	ksft_finished();
