@@ -118,7 +118,7 @@ busy_overlay() {
 # A busy host on every try of a boot: booted three times in all, each
 # try kept, exit 3 with each try's figure.
 busy_every_try() {
-	local figure="the test's CPUs did not compute at once (0.64 of one alone)"
+	local figure="the test's CPUs did not compute at once (0.64)"
 	verify_replay busy 3 "$(busy_overlay x86_64-cores-fixed-1.log)" || return 1
 	if ! grep -qxF "cannot judge here: x86_64 cores fixed boot 1: $figure; $figure; $figure" "$TEST_TMP/busy.out" ||
 		! grep -q "this host cannot judge" "$TEST_TMP/busy.out" ||
@@ -145,7 +145,10 @@ check "a boot on a busy host once: its second try is judged, exit 0" busy_once
 selftest_busy_words() {
 	grep -q "\"the test's CPUs do not compute at once (%.2f %s): %s\\\\n\"" \
 		"$PROJECT_DIR/selftests/sched/fork_placement_test.c" &&
-		grep -q "SKIP the test.s CPUs do not compute at once " "$SCRIPTS_DIR/parse-console.sh"
+		grep -q "SKIP the test.s CPUs do not compute at once " "$SCRIPTS_DIR/parse-console.sh" &&
+		grep -q "skip_verdicts(\"the test's CPUs do not compute at once after the rounds: " \
+			"$PROJECT_DIR/selftests/sched/fork_placement_test.c" &&
+		grep -q "# the test.s CPUs do not compute at once after the rounds/" "$SCRIPTS_DIR/parse-console.sh"
 }
 check "the selftest's skip for CPUs not at once is the one parse-console.sh reads" selftest_busy_words
 

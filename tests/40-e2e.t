@@ -106,7 +106,7 @@ oversubscribed() {
 		"$ARCH" "${IMAGE[fixed]}" "${INITRAMFS[$ARCH]}" "$log" || return 1
 	tr -d '\r' <"$log" | grep -E 'computed|fork_placement_test'
 	tr -d '\r' <"$log" |
-		grep -q "^# 1\.\.0 # SKIP the test's CPUs do not compute at once (0\.[0-9]* of one alone)"
+		grep -q "^# 1\.\.0 # SKIP the test's CPUs do not compute at once (0\.[0-9]* of what each did alone)"
 }
 check "on 4 vCPUs sharing 2 host CPUs, the selftest skips: cannot judge" oversubscribed
 

@@ -99,6 +99,49 @@ stop_hog() {
 	fi
 }
 
+# A guest whose vCPUs run at different speeds (verify.sh --host-load
+# slow-vcpu): the thread of QEMU's second vCPU (TCG's "CPU 1/TCG") of
+# every guest of this run, as it starts, goes to a cpu cgroup held to
+# half a host CPU (cfs quota 50 of every 100 ms). A thread of its own in
+# a cgroup needs the v1 cpu hierarchy (v2 would need a threaded
+# subtree, not written). stop_slow_vcpu ends it.
+SLOW_VCPU_PID=""
+SLOW_VCPU_CGROUP=""
+start_slow_vcpu() {
+	local v1=/sys/fs/cgroup/cpu
+	[ -f "$v1/cpu.cfs_quota_us" ] ||
+		die "--host-load slow-vcpu needs the cgroup v1 cpu hierarchy at $v1"
+	SLOW_VCPU_CGROUP=$v1/fork-regression-slow-vcpu.$$
+	mkdir -p "$SLOW_VCPU_CGROUP"
+	echo 100000 >"$SLOW_VCPU_CGROUP/cpu.cfs_period_us"
+	echo 50000 >"$SLOW_VCPU_CGROUP/cpu.cfs_quota_us"
+	(
+		local qemu task run=$$
+		while :; do
+			for qemu in $(pgrep '^qemu-system' || true); do
+				grep -qzs -- "^FORK_REGRESSION_RUNS=.*:$run:" "/proc/$qemu/environ" || continue
+				for task in /proc/"$qemu"/task/*; do
+					[ "$(cat "$task/comm" 2>/dev/null)" = "CPU 1/TCG" ] || continue
+					grep -qx "${task##*/}" "$SLOW_VCPU_CGROUP/tasks" ||
+						echo "${task##*/}" >"$SLOW_VCPU_CGROUP/tasks" 2>/dev/null || true
+				done
+			done
+			sleep 0.2
+		done
+	) &
+	SLOW_VCPU_PID=$!
+}
+
+stop_slow_vcpu() {
+	if [ -n "$SLOW_VCPU_PID" ]; then
+		kill "$SLOW_VCPU_PID" 2>/dev/null || true
+		wait "$SLOW_VCPU_PID" 2>/dev/null || true
+		SLOW_VCPU_PID=
+	fi
+	[ -z "$SLOW_VCPU_CGROUP" ] || rmdir "$SLOW_VCPU_CGROUP" 2>/dev/null || true
+	SLOW_VCPU_CGROUP=
+}
+
 # Signals. bash runs a trap only after the foreground command it waits
 # for has ended, a SIGTERM or SIGHUP sent to a script's process alone (a
 # CI timeout, kill PID) reaches none of its children, and timeout(1)
