@@ -86,10 +86,12 @@ main() {
 				test = "bailout"
 			else if (skipped != "")
 				test = skipped
+			else if (late_busy && nchecks && all_skipped())
+				test = "busy"
 			else if (runner == "skip")
 				test = "skip"
 			else if (nchecks && all_skipped())
-				test = late_busy ? "busy" : "figures"
+				test = "figures"
 			else if (runner != "")
 				test = runner
 			else if (nchecks && totals != "")	# run directly

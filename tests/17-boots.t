@@ -9,7 +9,7 @@
 # booted again, and one that never gave a verdict ends the run with 3.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 16
 # shellcheck source=tests/fakes.sh
 . "$(dirname "$0")/fakes.sh"
 DATA=$PROJECT_DIR/Documentation/data
@@ -132,6 +132,22 @@ busy_every_try() {
 }
 check "a boot on a busy host on every try: booted again twice, exit 3 with the figures" busy_every_try
 
+# A host that got busy during the rounds: the selftest's check after
+# them skips the verdict, and that boot too is one the host could not
+# judge, with its figure.
+busy_after_the_rounds() {
+	local overlay=$TEST_TMP/busy-after-overlay
+	local figure="the test's CPUs did not compute at once after the rounds (0.52)"
+	rm -rf "$overlay"
+	mkdir -p "$overlay"
+	cp "$FIXTURES/x86_64-busy-after.log" "$overlay/x86_64-cores-fixed-1.log"
+	verify_replay busy-after 3 "$overlay" || return 1
+	grep -qxF "cannot judge here: x86_64 cores fixed boot 1: $figure; $figure; $figure" \
+		"$TEST_TMP/busy-after.out" || { cat "$TEST_TMP/busy-after.out"; return 1; }
+}
+check "a boot whose CPUs stopped computing at once during the rounds: exit 3, its figure named" \
+	busy_after_the_rounds
+
 # Busy on the first try only: the second gives the verdict, exit 0.
 busy_once() {
 	verify_replay busy-once 0 "$(busy_overlay x86_64-cores-fixed-1.log.try1)" || return 1
@@ -146,7 +162,7 @@ selftest_busy_words() {
 	grep -q "\"the test's CPUs do not compute at once (%.2f %s): %s\\\\n\"" \
 		"$PROJECT_DIR/selftests/sched/fork_placement_test.c" &&
 		grep -q "SKIP the test.s CPUs do not compute at once " "$SCRIPTS_DIR/parse-console.sh" &&
-		grep -q "skip_verdicts(\"the test's CPUs do not compute at once after the rounds: " \
+		grep -q "skip_verdicts(\"the test's CPUs do not compute at once after the rounds\");" \
 			"$PROJECT_DIR/selftests/sched/fork_placement_test.c" &&
 		grep -q "# the test.s CPUs do not compute at once after the rounds/" "$SCRIPTS_DIR/parse-console.sh"
 }

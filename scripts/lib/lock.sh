@@ -122,8 +122,10 @@ start_slow_vcpu() {
 				grep -qzs -- "^FORK_REGRESSION_RUNS=.*:$run:" "/proc/$qemu/environ" || continue
 				for task in /proc/"$qemu"/task/*; do
 					[ "$(cat "$task/comm" 2>/dev/null)" = "CPU 1/TCG" ] || continue
-					grep -qx "${task##*/}" "$SLOW_VCPU_CGROUP/tasks" ||
-						echo "${task##*/}" >"$SLOW_VCPU_CGROUP/tasks" 2>/dev/null || true
+					grep -qx "${task##*/}" "$SLOW_VCPU_CGROUP/tasks" && continue
+					if echo "${task##*/}" >"$SLOW_VCPU_CGROUP/tasks" 2>/dev/null; then
+						log "slow-vcpu: QEMU $qemu's thread ${task##*/} (CPU 1/TCG) held to half a host CPU"
+					fi
 				done
 			done
 			sleep 0.2
@@ -138,8 +140,12 @@ stop_slow_vcpu() {
 		wait "$SLOW_VCPU_PID" 2>/dev/null || true
 		SLOW_VCPU_PID=
 	fi
-	[ -z "$SLOW_VCPU_CGROUP" ] || rmdir "$SLOW_VCPU_CGROUP" 2>/dev/null || true
-	SLOW_VCPU_CGROUP=
+	if [ -n "$SLOW_VCPU_CGROUP" ]; then
+		# What the quota did, for the run's record.
+		log "slow-vcpu: $(tr '\n' ' ' <"$SLOW_VCPU_CGROUP/cpu.stat" 2>/dev/null || true)"
+		rmdir "$SLOW_VCPU_CGROUP" 2>/dev/null || true
+	fi
+	SLOW_VCPU_CGROUP=""
 }
 
 # Signals. bash runs a trap only after the foreground command it waits
