@@ -11,7 +11,8 @@
 #              (after the series its prerequisites file names;
 #              fixed@S: the series patches/S)
 #   bugfix     the base plus patches/mainline-fixes/ alone
-#   kselftest  the base with the kselftest series' selftests part and
+#   kselftest  the base with the selftests part of the kselftest series
+#              (patches/kselftest after its prerequisites) and
 #              selftests/sched/ of this project copied in
 #
 # Under make check, the commands that read or write every file of a tree
@@ -63,8 +64,9 @@ the base). Documentation/harness.md, "Kernels", says more.
   bugfix      the reference tree plus patches/mainline-fixes/ alone
   alt-X       the regressed tree plus scripts/kernel/alternatives/X-*.patch
   V+alt-X     variant V's tree plus that patch (reference+alt-B)
-  kselftest   the base with patches/kselftest/'s tools/testing/selftests/
-              part and selftests/sched/: what the guests' selftests build from
+  kselftest   the base with the tools/testing/selftests/ part of
+              patches/kselftest-fixes/ and patches/kselftest/, and
+              selftests/sched/: what the guests' selftests build from
   series      the base as it is, checked out afresh (make-series.sh)
   V+S         variant V's tree plus a harness patch, never for merging:
 $(suffixes_usage)
@@ -427,24 +429,30 @@ commit_in_worktree() {
 	echo "$stamp" >"$wt/.commit-stamp"
 }
 
-# The kselftest series (KSELFTEST_SERIES: cs_prctl_test's skip, the
-# default TARGETS), its tools/testing/selftests/ part but for the files
-# of this project's selftests/sched/ (their hunks are written against
-# one tree's own files), then selftests/sched/ over it.
+# The kselftest series (KSELFTEST_SERIES, the fork placement test, after
+# the series its prerequisites file names: cs_prctl_test's install and
+# skip), their tools/testing/selftests/ part but for the files of this
+# project's selftests/sched/ (their hunks are written against one tree's
+# own files), then selftests/sched/ over it. The default run's patch
+# (patches/kselftest-default-run/) is left out: the guests build
+# TARGETS=sched.
 copy_selftest() {
-	local p f exclude=()
+	local p f s exclude=()
 	for f in "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore; do
 		exclude+=(--exclude="tools/testing/selftests/sched/$(basename "$f")")
 	done
-	for p in $(series_patches "$KSELFTEST_SERIES"); do
-		git apply "${exclude[@]}" --include='tools/testing/selftests/*' "$p" ||
-			{ echo "${p#"$PROJECT_DIR"/} does not apply" >&2; return 1; }
+	series_prerequisites "$KSELFTEST_SERIES"
+	for s in "${PREREQUISITES[@]}" "$KSELFTEST_SERIES"; do
+		for p in $(series_patches "$s"); do
+			git apply "${exclude[@]}" --include='tools/testing/selftests/*' "$p" ||
+				{ echo "${p#"$PROJECT_DIR"/} does not apply" >&2; return 1; }
+		done
 	done
 	cp -r "$PROJECT_DIR/selftests/sched/." tools/testing/selftests/sched/
 }
 
 variant_tree() {
-	local variant=$1 repo base wt parent stamp reproducer dir p suffix patches=() more=()
+	local variant=$1 repo base wt parent stamp reproducer dir p suffix patches=() more=() s files=()
 	local prerequisite_patches=()
 	repo=$(source_repo)
 	base=$(measured_base "$repo")
@@ -553,8 +561,10 @@ variant_tree() {
 		prepare_worktree "$repo" series "$base" "$base-$(date +%s%N)"
 		;;
 	kselftest)
-		stamp="$base-$(cat "$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore \
-			"$KSELFTEST_SERIES"/*.patch | sha256sum | cut -c1-16)"
+		series_prerequisites "$KSELFTEST_SERIES"
+		files=("$PROJECT_DIR"/selftests/sched/* "$PROJECT_DIR"/selftests/sched/.gitignore)
+		for s in "${PREREQUISITES[@]}" "$KSELFTEST_SERIES"; do files+=("$s"/*.patch); done
+		stamp="$base-$(cat "${files[@]}" | sha256sum | cut -c1-16)"
 		wt=$(prepare_worktree "$repo" kselftest "$base" "$stamp")
 		commit_in_worktree "$wt" "$base" "$stamp" "selftests: this project's kselftest series and selftests/sched/" \
 			copy_selftest || die "cannot put the kselftest series and selftests/sched/ into $wt"

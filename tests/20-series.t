@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The series in patches/: tags, cover letters, checkpatch.pl --strict,
-# git am of the Debian-based series onto Debian's tree, the selftest and
-# MAINTAINERS hunk of the kselftest series, and how kernel-tree.sh picks
-# a series and copes with the trees users have.
+# git am of the Debian-based series onto Debian's tree, the selftest of
+# the kselftest series and the MAINTAINERS hunk of kselftest-fixes, and
+# how kernel-tree.sh picks a series and copes with the trees users have.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 plan 20
@@ -15,19 +15,25 @@ patches_of() { find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -nam
 
 four_series() {
 	local d
-	for d in 6.6.y 6.12.y 6.13.y 6.18.y mainline-fixes mainline mainline-removal mainline-fast-path kselftest; do
+	for d in 6.6.y 6.12.y 6.13.y 6.18.y mainline-fixes mainline mainline-removal mainline-fast-path \
+		kselftest-fixes kselftest kselftest-default-run; do
 		[ -n "$(patches_of "$PATCHES/$d")" ] || { echo "no series in patches/$d"; return 1; }
 	done
 	[ -z "$(find "$PATCHES" -maxdepth 1 -name '*.patch')" ] ||
 		{ echo "patches outside a series directory:"; find "$PATCHES" -maxdepth 1 -name '*.patch'; return 1; }
 }
-check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, 6.18.y, mainline-fixes, mainline, mainline-removal, mainline-fast-path and kselftest series and nothing loose" four_series
+check "patches/ holds the 6.6.y, 6.12.y, 6.13.y, 6.18.y, mainline-fixes, mainline, mainline-removal, mainline-fast-path, kselftest-fixes, kselftest and kselftest-default-run series and nothing loose" four_series
 
 # The standalone fixes go first: mainline's series is made on top of
-# them, and every series a prerequisites file names exists.
+# them, as the fork placement test is on kselftest-fixes and the default
+# run on both; every series a prerequisites file names exists.
 prerequisites() {
 	local d name
 	[ "$(cat "$PATCHES/mainline/prerequisites")" = mainline-fixes ] || return 1
+	[ "$(cat "$PATCHES/kselftest/prerequisites")" = kselftest-fixes ] ||
+		{ echo "patches/kselftest does not go on top of kselftest-fixes"; return 1; }
+	[ "$(cat "$PATCHES/kselftest-default-run/prerequisites")" = "kselftest-fixes
+kselftest" ] || { echo "patches/kselftest-default-run does not go on top of kselftest-fixes and kselftest"; return 1; }
 	for d in mainline-removal mainline-fast-path; do
 		[ "$(cat "$PATCHES/$d/prerequisites")" = "mainline-fixes
 mainline" ] || { echo "patches/$d does not go on top of mainline-fixes and mainline"; return 1; }
@@ -43,7 +49,7 @@ mainline" ] || { echo "patches/$d does not go on top of mainline-fixes and mainl
 			{ echo "the cover letter of patches/$d lists no prerequisite-patch-id"; return 1; }
 	done
 }
-check "mainline goes on top of mainline-fixes, the removal and the fast path on both, as their cover letters list" prerequisites
+check "mainline goes on top of mainline-fixes, the removal and the fast path on both, as their cover letters list; the kselftest series on kselftest-fixes" prerequisites
 
 # The PELT fix predates eff6c8ce8d4d and the report is closed by the
 # revert: no Fixes: eff6c8ce8d4d, no Closes:, a Link: to the report on
@@ -78,7 +84,8 @@ cover_letters() {
 			return 1
 		fi
 	done
-	for d in mainline mainline-fixes mainline-removal mainline-fast-path kselftest; do
+	for d in mainline mainline-fixes mainline-removal mainline-fast-path kselftest-fixes kselftest \
+		kselftest-default-run; do
 		grep -q '^base-commit: [0-9a-f]\{40\}$' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "no base-commit in patches/$d"; return 1; }
 	done
@@ -105,8 +112,14 @@ one_prefix() {
 		grep -q '^Subject: \[RFC PATCH v3 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
 			{ echo "patches/$d is RFC v3 until real machines have measured it"; return 1; }
 	done
+	grep -q '^Subject: \[RFC PATCH 0/' "$PATCHES/kselftest/0000-cover-letter.patch" ||
+		{ echo "patches/kselftest is RFC until real machines have run the test"; return 1; }
+	for d in kselftest-fixes kselftest-default-run; do
+		grep -q '^Subject: \[PATCH 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
+			{ echo "patches/$d is a plain [PATCH] series"; return 1; }
+	done
 }
-check "each series has one subject prefix; mainline is RFC v4, mainline-removal and the fast path RFC v3" one_prefix
+check "each series has one subject prefix; mainline is RFC v4, mainline-removal and the fast path RFC v3, the fork placement test RFC, kselftest-fixes and the default run PATCH" one_prefix
 
 check "cover letters: subject, text, recipients, no notes for the submitter; the mainline and kselftest series name their base-commit" cover_letters
 
@@ -145,13 +158,16 @@ applies_as_is() {
 check "patches/6.12.y applies with git am onto Debian's 6.12.117 as it is" applies_as_is
 
 checkpatch_clean() {
-	local d p ignore
+	local d p s ignore
 	for d in $(series_dirs); do
 		# No upstream history to look commit ids up in. A series whose
-		# MAINTAINERS patch covers the files another patch adds cannot
-		# show checkpatch that patch: FILE_PATH_CHANGES is then moot.
+		# MAINTAINERS patch (its own, or one of a series it goes on)
+		# covers the files another patch adds cannot show checkpatch that
+		# patch: FILE_PATH_CHANGES is then moot.
 		ignore=UNKNOWN_COMMIT_ID
-		! grep -q '^diff --git a/MAINTAINERS ' "$d"/0*.patch || ignore=$ignore,FILE_PATH_CHANGES
+		for s in "$d" $(sed "s|^|$PATCHES/|" "$d/prerequisites" 2>/dev/null); do
+			! grep -q '^diff --git a/MAINTAINERS ' "$s"/0*.patch || ignore=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
+		done
 		for p in $(patches_of "$d"); do
 			(cd "$FIXED" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
 				--ignore "$ignore" "$p") || { echo "in $p"; return 1; }
@@ -160,7 +176,8 @@ checkpatch_clean() {
 }
 check "checkpatch.pl --strict is clean on every series" checkpatch_clean
 
-# The kselftest series carries the selftest as it is in selftests/sched/.
+# The fork placement test's series (patches/kselftest/) carries the
+# selftest as it is in selftests/sched/.
 selftest_in_kselftest_series() {
 	local f out=$TEST_TMP/selftest-patch
 	mkdir -p "$out"
@@ -175,9 +192,9 @@ check "the kselftest series' selftest patch holds selftests/sched/ as it is" sel
 
 snippet_in_series() {
 	diff <(sed -n '/^diff --git/,$p' "$PROJECT_DIR/MAINTAINERS-snippet") \
-		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/kselftest/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
+		<(sed -n '/^diff --git/,/^-- $/p' "$PATCHES"/kselftest-fixes/*-MAINTAINERS-*.patch | sed '/^index /d; /^-- $/d')
 }
-check "MAINTAINERS-snippet is the hunk of the kselftest series' MAINTAINERS patch" snippet_in_series
+check "MAINTAINERS-snippet is the hunk of kselftest-fixes' MAINTAINERS patch" snippet_in_series
 
 # contains_text FILE TEXT-FILE: FILE holds TEXT-FILE's lines, in a row.
 contains_text() {

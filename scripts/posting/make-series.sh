@@ -127,9 +127,10 @@ main() {
 	# UNKNOWN_COMMIT_ID is left out. spdxcheck.py wants
 	# Debian's python3 (python3-ply, python3-git).
 	ignore=UNKNOWN_COMMIT_ID
-	# The MAINTAINERS patch of a series covers the files another of its
-	# patches adds; checkpatch.pl cannot see that from the one patch.
-	[ -z "$(git -C "$wt" log --format=%h "$series_base..HEAD" -- MAINTAINERS)" ] ||
+	# The MAINTAINERS patch of a series, or of a series it goes on (the
+	# fork placement test on kselftest-fixes), covers the files another
+	# patch adds; checkpatch.pl cannot see that from the one patch.
+	[ -z "$(git -C "$wt" log --format=%h "$parent..HEAD" -- MAINTAINERS)" ] ||
 		ignore=$ignore,FILE_PATH_CHANGES
 	(cd "$wt" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q --ignore "$ignore" \
 		-g "$series_base..HEAD") ||
