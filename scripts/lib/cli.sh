@@ -53,17 +53,19 @@ alternative_patch() {
 # of scripts/experiments/). The one
 # table of them: kernel-tree.sh, kernel-build.sh and check_variant read
 # it, so a new suffix is a line here.
-VARIANT_SUFFIXES="diag dvfs removal-wrap"
+VARIANT_SUFFIXES="diag dvfs removal-wrap count"
 declare -A VARIANT_SUFFIX_PATCH=(
 	[diag]=experiments/diagnose/diagnostics-fork-placement.patch
 	[dvfs]=experiments/dvfs/emulated-cpufreq.patch
 	[removal-wrap]=kernel/harness/v7.0-removal-on-6.12.patch
+	[count]=experiments/count/count-post-init-and-frequency-requests.patch
 )
 declare -A VARIANT_SUFFIX_CONFIG=([dvfs]=experiments/dvfs/dvfs.config)
 declare -A VARIANT_SUFFIX_ABOUT=(
 	[diag]="counters in /sys/kernel/debug/fork_diag"
 	[dvfs]="an emulated DVFS driver for schedutil, 6.12 and later"
 	[removal-wrap]="v7.0's 32-bit wrapping removal of averages, on 6.12"
+	[count]="per-fork post_init and per-exit frequency-request counters in /sys/kernel/debug/sched_count"
 )
 
 # variant_suffix VARIANT: the suffix of VARIANT_SUFFIXES it ends in (+S);
