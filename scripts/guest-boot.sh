@@ -107,7 +107,10 @@ qemu_command() {
 	# -nodefaults: no NIC, VGA, floppy, CD-ROM or parallel port that the
 	# guest would probe and nothing uses; the console is the one serial
 	# port given here.
-	printf '%s\n' "${accel[@]}" -nodefaults -no-reboot -display none \
+	# -name ...,debug-threads=on names each vCPU's thread "CPU N/TCG",
+	# by which verify.sh --host-load slow-vcpu finds the one it holds.
+	printf '%s\n' "${accel[@]}" -name fork-regression,debug-threads=on \
+		-nodefaults -no-reboot -display none \
 		-monitor none -serial "file:$log" -kernel "$kernel" -initrd "$initrd" \
 		-append "$append"
 	# shellcheck disable=SC2086 # one word per argument, by design
