@@ -93,7 +93,7 @@ cover_letters() {
 # One status per series: each patch's subject prefix is its cover
 # letter's (RFC or not, version), numbered 1..N of N.
 one_prefix() {
-	local d prefix n i p subject
+	local d prefix n i p subject want
 	for d in $(series_dirs); do
 		prefix=$(sed -n 's/^Subject: \[\(.*\) 0\/\([0-9]*\)\] .*/\1/p' "$d/0000-cover-letter.patch")
 		n=$(sed -n 's/^Subject: \[.* 0\/\([0-9]*\)\] .*/\1/p' "$d/0000-cover-letter.patch")
@@ -106,17 +106,13 @@ one_prefix() {
 		done
 		[ "$i" = "$n" ] || { echo "$d: $i patches, cover letter says $n"; return 1; }
 	done
-	grep -q '^Subject: \[RFC PATCH v4 0/' "$PATCHES/mainline/0000-cover-letter.patch" ||
-		{ echo "patches/mainline is RFC v4 until real machines have measured it"; return 1; }
-	for d in mainline-removal mainline-fast-path; do
-		grep -q '^Subject: \[RFC PATCH v3 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
-			{ echo "patches/$d is RFC v3 until real machines have measured it"; return 1; }
-	done
-	grep -q '^Subject: \[RFC PATCH 0/' "$PATCHES/kselftest/0000-cover-letter.patch" ||
-		{ echo "patches/kselftest is RFC until real machines have run the test"; return 1; }
-	for d in kselftest-fixes kselftest-default-run; do
-		grep -q '^Subject: \[PATCH 0/' "$PATCHES/$d/0000-cover-letter.patch" ||
-			{ echo "patches/$d is a plain [PATCH] series"; return 1; }
+	# RFC until real machines have measured the fix or run the test.
+	for want in "mainline:RFC PATCH v4" "mainline-removal:RFC PATCH v3" \
+		"mainline-fast-path:RFC PATCH v3" "kselftest:RFC PATCH" "kselftest-fixes:PATCH" \
+		"kselftest-default-run:PATCH"; do
+		d=${want%%:*}
+		grep -q "^Subject: \\[${want#*:} 0/" "$PATCHES/$d/0000-cover-letter.patch" ||
+			{ echo "patches/$d is not a [${want#*:}] series"; return 1; }
 	done
 }
 check "each series has one subject prefix; mainline is RFC v4, mainline-removal and the fast path RFC v3, the fork placement test RFC, kselftest-fixes and the default run PATCH" one_prefix
