@@ -105,13 +105,13 @@ boot_without_log() {
 }
 check "a boot without a console log is left out, named: exit 1, never a pass" boot_without_log
 
-# busy_overlay NAME: a new replay directory TEST_TMP/NAME-overlay whose
-# only log, NAME, is the busy fixture (fakes.sh: NAME.tryN for a try).
+# busy_overlay NAME [FIXTURE]: a new replay directory TEST_TMP/NAME-overlay
+# whose only log, NAME, is the busy fixture (or FIXTURE) (fakes.sh: NAME.tryN for a try).
 busy_overlay() {
 	local overlay=$TEST_TMP/$1-overlay
 	rm -rf "$overlay"
 	mkdir -p "$overlay"
-	cp "$FIXTURES/x86_64-busy.log" "$overlay/$1"
+	cp "$FIXTURES/${2:-x86_64-busy.log}" "$overlay/$1"
 	echo "$overlay"
 }
 
@@ -136,12 +136,8 @@ check "a boot on a busy host on every try: booted again twice, exit 3 with the f
 # them skips the verdict, and that boot too is one the host could not
 # judge, with its figure.
 busy_after_the_rounds() {
-	local overlay=$TEST_TMP/busy-after-overlay
 	local figure="the test's CPUs did not compute at once after the rounds (0.52)"
-	rm -rf "$overlay"
-	mkdir -p "$overlay"
-	cp "$FIXTURES/x86_64-busy-after.log" "$overlay/x86_64-cores-fixed-1.log"
-	verify_replay busy-after 3 "$overlay" || return 1
+	verify_replay busy-after 3 "$(busy_overlay x86_64-cores-fixed-1.log x86_64-busy-after.log)" || return 1
 	grep -qxF "cannot judge here: x86_64 cores fixed boot 1: $figure; $figure; $figure" \
 		"$TEST_TMP/busy-after.out" || { cat "$TEST_TMP/busy-after.out"; return 1; }
 }
